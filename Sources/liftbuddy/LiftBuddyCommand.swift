@@ -8,7 +8,7 @@ struct LiftBuddyCommand: AsyncParsableCommand {
     abstract: "Analyse, replay, record, watch and simulate barbell-clip streams.",
     subcommands: [
       AnalyzeCommand.self, SimulateCommand.self, ReplayCommand.self, RecordCommand.self,
-      WatchCommand.self, ScanCommand.self,
+      WatchCommand.self, ScanCommand.self, EvaluateCommand.self,
     ]
   )
 }
