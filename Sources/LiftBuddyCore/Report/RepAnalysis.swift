@@ -1,0 +1,52 @@
+/// Per-rep numbers the coach needs beyond the report's fields.
+///
+/// They come from the rep's velocity and acceleration curves, which the
+/// report does not carry; the analyzer measures them once, when the rep ends,
+/// so that coaching stays a pure function of finished reps.
+public struct RepAnalysis: Sendable, Equatable {
+  public var report: RepReport
+  /// Mean acceleration over the first 25 % of the concentric duration
+  /// (m/s²): how hard the bar is driven off the bottom.
+  public var bottomAccelerationMps2: Double
+  /// Share (0…1) of the concentric duration before the bar starts
+  /// decelerating faster than gravity (a < −9.81 m/s², the end of the
+  /// propulsive phase, Sánchez-Medina et al. 2010); 1 when it never does.
+  public var propulsiveFraction: Double
+  /// (first peak − lowest dip after it) / first peak, when the velocity dips
+  /// after its first peak; nil otherwise.
+  public var stickingDipFraction: Double?
+
+  public init(
+    report: RepReport, bottomAccelerationMps2: Double, propulsiveFraction: Double,
+    stickingDipFraction: Double?
+  ) {
+    self.report = report
+    self.bottomAccelerationMps2 = bottomAccelerationMps2
+    self.propulsiveFraction = propulsiveFraction
+    self.stickingDipFraction = stickingDipFraction
+  }
+
+  /// Concentric duration in seconds; 0 when the times are inconsistent.
+  var concentricDurationS: Double {
+    max(0, report.concentricEndS - report.concentricStartS)
+  }
+
+  /// Bar velocity a quarter of the way through the concentric phase, over
+  /// the rep's mean velocity. The velocity is 0 at the bottom, so the
+  /// velocity at 25 % of the duration is exactly the mean acceleration over
+  /// that quarter times the quarter's length. Dimensionless, so one
+  /// threshold fits every load; nil when the rep has no duration or speed.
+  var driveRatio: Double? {
+    let duration = concentricDurationS
+    let mean = report.meanVelocityMps
+    guard duration > 0, mean > 0 else { return nil }
+    return bottomAccelerationMps2 * 0.25 * duration / mean
+  }
+
+  /// When peak velocity comes, as a share (0…1) of the concentric duration.
+  var timeToPeakFraction: Double? {
+    let duration = concentricDurationS
+    guard duration > 0 else { return nil }
+    return min(1, max(0, report.timeToPeakVelocityS / duration))
+  }
+}
