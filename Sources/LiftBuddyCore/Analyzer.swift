@@ -1,23 +1,106 @@
+import DequeModule
+
 /// The one analyzer shared by live capture, replay and `analyze`: a
 /// synchronous state machine fed one line at a time with its receive time on
 /// the source clock. It does no I/O and reads no clock, so the same lines
 /// with the same times always give the same events, byte for byte.
+///
+/// Stages, each its own type: `LineParser` → `SampleClock` (sample times
+/// from arrival times) → `Despiker` → `MovingAverage` → `RepSegmenter`
+/// (online) → `RepMeasurer` (on the buffered samples of a confirmed rep) →
+/// `SetTracker` → `Coach`. Memory is bounded by the longest rep
+/// (`maxRepBufferS`) plus the set's reps, never by the session's length.
 public struct Analyzer: Sendable {
+  /// Minimum concentric rise per exercise, in cm. Unracking, re-racking and
+  /// walk-outs move the bar 3–8 cm; the shortest full-range lift, a bench
+  /// press by a lifter with short arms and a big arch, still travels ~20 cm.
+  /// Partial reps above these still count and are flagged by the coach.
+  static func defaultMinRiseCm(_ exercise: Exercise?) -> Double {
+    switch exercise {
+    case .benchPress: 12
+    case .squat, .deadlift, .overheadPress: 18
+    case nil: 15
+    }
+  }
+  /// Within a set, a rise smaller than this share of the set's deepest rep
+  /// is a rack adjustment or a bounce, not a rep.
+  static let minRiseShareOfSet = 0.4
+  /// No rep lasts longer than this from the top before it to its lockout;
+  /// older samples are dropped, which bounds memory on any stream.
+  static let maxRepBufferS = 30.0
+  /// Silence longer than this is not bridged by the smoother.
+  static let maxBridgeS = 1.0
+  /// Concentric phases shorter than this, or faster on average, are not a
+  /// barbell moved by a person (a knock on the clip, a dropped bar).
+  static let minConcentricS = 0.15
+  static let maxMeanVelocityMps = 3.0
+
   public let configuration: AnalyzerConfiguration
   public private(set) var session: SessionInfo
   /// Counts since the start of the session.
   public private(set) var totals = QualityCounts()
   public private(set) var live = LiveState()
 
+  private var pending = QualityCounts()  // since the last set report
+  private var clock: SampleClock
+  private var despiker = Despiker()
+  private var smoother: MovingAverage
+  private var segmenter: RepSegmenter
+  private let measurer: RepMeasurer
+  private var sets = SetTracker()
+  private var heights: Deque<TimedHeight> = []
+  private var attitude = AttitudeLog()
+  private var lastHeight: TimedHeight? = nil
+  private var lastSmoothed: TimedHeight? = nil
+  private var arrivalLag = 0.0
+  private var spikesCounted = 0
+  private var scratchClock: [TimedHeight] = []
+  private var scratchClean: [TimedHeight] = []
+
   public init(configuration: AnalyzerConfiguration = .init(), session: SessionInfo) {
     self.configuration = configuration
     self.session = session
+    clock = SampleClock(nominalRateHz: configuration.nominalRateHz)
+    smoother = MovingAverage(windowS: configuration.smoothingWindowS)
+    segmenter = RepSegmenter(
+      minRiseCm: configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise))
+    measurer = RepMeasurer(
+      smoother: configuration.smoother, windowS: configuration.smoothingWindowS)
+    scratchClock.reserveCapacity(64)
+    scratchClean.reserveCapacity(64)
+  }
+
+  /// The sonar rate a recording's header declares (`rate_hz`), used until
+  /// the clock has measured its own.
+  public mutating func setNominalRate(_ hz: Double) {
+    clock.setNominalRate(hz)
   }
 
   /// Feeds one line (without its `\n`; a trailing `\r` is ignored) received
   /// at `t` seconds on the source clock.
-  public mutating func ingest(line: UnsafeRawBufferPointer, at t: Double, into events: inout [AnalyzerEvent]) {
-    totals.lines += 1
+  public mutating func ingest(
+    line: UnsafeRawBufferPointer, at t: Double, into events: inout [AnalyzerEvent]
+  ) {
+    count(\.lines)
+    guard t.isFinite else {
+      count(\.badLines)
+      return
+    }
+    switch LineParser.parse(line) {
+    case .rejected:
+      count(\.badLines)
+    case .reading(.attitude(let pitch, let roll, _)):
+      attitude.append(t: t - arrivalLag, pitch: pitch, roll: roll)
+      live.pitchDeg = pitch
+      live.rollDeg = roll
+    case .reading(.sonar(let cm, let deviceMillis)):
+      var out = swapOut(&scratchClock)
+      clock.push(arrival: t, cm: cm, deviceMillis: deviceMillis) { out.append($0) }
+      if let newest = out.last { arrivalLag = max(0, t - newest.t) }
+      despike(out, into: &events)
+      scratchClock = out
+      checkRest(now: t, into: &events)
+    }
   }
 
   public mutating func ingest(line: String, at t: Double, into events: inout [AnalyzerEvent]) {
@@ -28,25 +111,149 @@ public struct Analyzer: Sendable {
   /// Counts input rejected before it became a line (overlong lines, bad
   /// rows of a recorded stream), so the set's quality counts include it.
   public mutating func countRejected(_ rejection: LineRejection) {
-    totals.lines += 1
-    totals.badLines += 1
+    count(\.lines)
+    count(\.badLines)
   }
 
-  /// Time passes with no line (a live source that went quiet): may end a set.
-  public mutating func advance(to t: Double, into events: inout [AnalyzerEvent]) {}
+  /// Time passes with no line (a live source that went quiet): releases
+  /// held samples and may end a set after its rest.
+  public mutating func advance(to t: Double, into events: inout [AnalyzerEvent]) {
+    if let latest = clock.latestTime, t - latest > clock.period {
+      flushSignal(into: &events)
+    }
+    checkRest(now: t, into: &events)
+  }
 
   /// Ends the set in progress now (a command, a lost source, shutdown),
   /// emitting its report if it has at least one rep.
-  public mutating func endSet(into events: inout [AnalyzerEvent]) {}
+  public mutating func endSet(into events: inout [AnalyzerEvent]) {
+    if let report = sets.close(session: session, quality: pending) {
+      events.append(.lift(report))
+      pending = QualityCounts()
+    }
+    live.inSet = false
+    live.repsInSet = 0
+    segmenter.minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise)
+  }
 
   /// Exercise and load for the next set (the one in progress keeps its own).
   public mutating func prepareNextSet(exercise: Exercise?, loadKg: Double?) {
     session.exercise = exercise
     session.loadKg = loadKg
+    if sets.open == nil {
+      segmenter.minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(exercise)
+    }
   }
 
-  /// End of stream: closes the set in progress.
+  /// End of stream: releases everything held back, counts a rep that ends
+  /// at the last sample, and closes the set in progress.
   public mutating func finish(into events: inout [AnalyzerEvent]) {
+    flushSignal(into: &events)
+    if let rise = segmenter.flush() { measure(rise, into: &events) }
     endSet(into: &events)
+  }
+
+  // MARK: - Stages
+
+  private mutating func flushSignal(into events: inout [AnalyzerEvent]) {
+    var out = swapOut(&scratchClock)
+    clock.flush { out.append($0) }
+    despike(out, into: &events)
+    scratchClock = out
+    var clean = swapOut(&scratchClean)
+    despiker.flush { clean.append($0) }
+    for s in clean { track(s, into: &events) }
+    scratchClean = clean
+  }
+
+  private mutating func despike(_ samples: [TimedHeight], into events: inout [AnalyzerEvent]) {
+    guard !samples.isEmpty else { return }
+    var clean = swapOut(&scratchClean)
+    for s in samples { despiker.push(s) { clean.append($0) } }
+    let newlyRemoved = despiker.removed - spikesCounted
+    if newlyRemoved > 0 {
+      totals.spikesRemoved += newlyRemoved
+      pending.spikesRemoved += newlyRemoved
+      spikesCounted = despiker.removed
+    }
+    for s in clean { track(s, into: &events) }
+    scratchClean = clean
+  }
+
+  private mutating func track(_ s: TimedHeight, into events: inout [AnalyzerEvent]) {
+    if let previous = lastHeight {
+      let silence = s.t - previous.t
+      if silence > SampleClock.lostSamplePeriods * clock.period {
+        count(\.gaps)
+      }
+      if silence > Self.maxBridgeS { smoother.reset() }
+    }
+    lastHeight = s
+    heights.append(s)
+    while let first = heights.first, s.t - first.t > Self.maxRepBufferS { heights.removeFirst() }
+
+    let smoothed = smoother.push(s)
+    if let previous = lastSmoothed, smoothed.t > previous.t {
+      live.velocityMps = (smoothed.cm - previous.cm) / (smoothed.t - previous.t) / 100
+    }
+    lastSmoothed = smoothed
+    live.t = s.t
+    live.heightCm = smoothed.cm
+
+    if let rise = segmenter.push(smoothed) { measure(rise, into: &events) }
+  }
+
+  private mutating func measure(_ rise: RepSegmenter.Rise, into events: inout [AnalyzerEvent]) {
+    let from = (rise.previousPeak?.t ?? rise.valley.t) - 2 * configuration.smoothingWindowS - 1
+    let samples = Array(heights.drop { $0.t < from })
+    guard
+      let measured = measurer.measure(
+        samples: samples, rise: rise, index: sets.repsInSet + 1, attitude: attitude)
+    else { return }
+    let rep = measured.analysis.report
+    let duration = rep.concentricEndS - rep.concentricStartS
+    guard duration >= Self.minConcentricS, rep.meanVelocityMps <= Self.maxMeanVelocityMps,
+      rep.romCm >= segmenter.minRiseCm * 0.75
+    else { return }
+    if let previousEnd = sets.lastConcentricEndS, rep.concentricStartS < previousEnd { return }
+
+    events.append(
+      contentsOf: sets.add(
+        measured.analysis, eccentricStartS: measured.eccentricStartS, session: session))
+    live.inSet = true
+    live.repsInSet = sets.repsInSet
+    let base = configuration.minRomCm ?? Self.defaultMinRiseCm(sets.open?.exercise)
+    segmenter.minRiseCm = max(base, Self.minRiseShareOfSet * sets.maxRomInSetCm)
+
+    // The next rep's descent starts at this top: older samples can go.
+    let keepFrom = rise.peak.t - 2 * configuration.smoothingWindowS - 1
+    while let first = heights.first, first.t < keepFrom { heights.removeFirst() }
+    attitude.trim(before: keepFrom)
+  }
+
+  private mutating func checkRest(now: Double, into events: inout [AnalyzerEvent]) {
+    guard let lastEnd = sets.lastRepEndS, now - lastEnd > configuration.setRestS else {
+      if sets.open == nil, let first = heights.first {
+        attitude.trim(before: first.t)
+      }
+      return
+    }
+    // A rise under way that started after the last rep belongs to this set.
+    if let from = segmenter.risingFrom, from.t > lastEnd, now - from.t < configuration.setRestS {
+      return
+    }
+    endSet(into: &events)
+  }
+
+  private mutating func count(_ field: WritableKeyPath<QualityCounts, Int>) {
+    totals[keyPath: field] += 1
+    pending[keyPath: field] += 1
+  }
+
+  private func swapOut(_ buffer: inout [TimedHeight]) -> [TimedHeight] {
+    var out: [TimedHeight] = []
+    swap(&out, &buffer)
+    out.removeAll(keepingCapacity: true)
+    return out
   }
 }

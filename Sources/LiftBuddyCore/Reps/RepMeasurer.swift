@@ -1,0 +1,251 @@
+/// Measures one confirmed rep on its buffered samples: where exactly the
+/// concentric phase starts and ends, and what happened in it.
+///
+/// The segmenter finds reps on a lagging moving average; the measurer comes
+/// back once the rep is over and fits the raw (despiked) samples with a
+/// centred window, so its times carry no smoothing lag.
+///
+/// Turnarounds need care. Where the velocity passes through zero (a bounce
+/// out of the bottom, a touch-and-go top), a symmetric smoother keeps the
+/// crossing where it was. Where the bar rests (a paused bottom, a held
+/// lockout), any smoother spreads the ramp into the rest and moves the
+/// crossing by up to half a window, which is 10 % of a fast rep's duration.
+/// There the measurer fits a line to the ramp itself, between 10 % and 40 %
+/// of the peak velocity, and extrapolates it to zero.
+struct RepMeasurer: Sendable {
+  let smoother: AnalyzerConfiguration.Smoother
+  let windowS: Double
+
+  /// Standard gravity: the propulsive phase ends where the bar decelerates
+  /// faster than free fall (Sánchez-Medina, Pérez & González-Badillo 2010,
+  /// Int J Sports Med 31:123–129).
+  static let gravity = 9.80665
+  /// The ramp used to extrapolate a turnaround out of a rest: low enough to
+  /// be near the turnaround, high enough to be above the smoothed noise.
+  static let rampLow = 0.1
+  static let rampHigh = 0.4
+  /// The bar "passed through" a turnaround when, within one window on the
+  /// far side, it moved the other way at least this share of peak velocity.
+  static let throughFraction = 0.1
+  /// Acceleration is the second derivative: it needs a wider window than
+  /// velocity to be more than noise at 15–40 Hz with 1 cm quantisation.
+  static let accelerationWindowFactor = 1.5
+  /// A velocity dip after the first peak is a sticking point when it is at
+  /// least this deep, both absolutely and relative to the first peak, and
+  /// the bar speeds up again by as much afterwards.
+  static let stickingDipMps = 0.05
+  static let stickingDipFraction = 0.08
+  /// The share of the concentric phase over which the drive off the bottom
+  /// is averaged (coaching: the first quarter is where lifters "lose" it).
+  static let bottomDriveShare = 0.25
+
+  struct Measured: Sendable {
+    var analysis: RepAnalysis
+    var eccentricStartS: Double?
+  }
+
+  func measure(
+    samples: [TimedHeight], rise: RepSegmenter.Rise, index: Int, attitude: AttitudeLog
+  ) -> Measured? {
+    guard samples.count >= 5 else { return nil }
+    let k = LocalFit.kinematics(
+      of: samples, smoother: smoother, windowS: windowS,
+      accelerationWindowS: windowS * Self.accelerationWindowFactor)
+
+    // The fastest point of the rise.
+    let searchFrom = rise.valley.t - windowS
+    let searchTo = rise.peak.t + windowS
+    var kPeak: Int? = nil
+    for i in k.indices where k[i].t >= searchFrom && k[i].t <= searchTo {
+      if kPeak == nil || k[i].velocity > k[kPeak!].velocity { kPeak = i }
+    }
+    guard let peakIndex = kPeak, k[peakIndex].velocity > 0 else { return nil }
+    let vPeak = k[peakIndex].velocity
+
+    guard let start = turnaround(k, from: peakIndex, step: -1, sign: 1, scale: vPeak),
+      let end = turnaround(k, from: peakIndex, step: 1, sign: 1, scale: vPeak),
+      end > start
+    else { return nil }
+
+    let bottom = position(samples, at: start)
+    let top = position(samples, at: end)
+    let rom = max(top - bottom, 0)
+    let duration = end - start
+    let mean = rom / duration
+
+    // Peak acceleration and the end of the propulsive phase.
+    var peakAcceleration = -Double.infinity
+    var propulsiveEnd = end
+    var foundBraking = false
+    for i in k.indices where k[i].t >= start && k[i].t <= end {
+      peakAcceleration = max(peakAcceleration, k[i].acceleration)
+      if !foundBraking, i > peakIndex, k[i].acceleration < -Self.gravity {
+        propulsiveEnd = k[i].t
+        foundBraking = true
+      }
+    }
+    if !peakAcceleration.isFinite { peakAcceleration = 0 }
+    let propulsiveDuration = propulsiveEnd - start
+    let meanPropulsive =
+      propulsiveDuration > 0
+      ? max(position(samples, at: propulsiveEnd) - bottom, 0) / propulsiveDuration : mean
+
+    let driveT = start + Self.bottomDriveShare * duration
+    let bottomAcceleration = velocity(k, at: driveT) / (Self.bottomDriveShare * duration)
+
+    let sticking = stickingPoint(k, from: start, to: end)
+    let stickingCm = sticking.map { (position(samples, at: $0.t) - bottom) * 100 }
+
+    let eccentricStart = eccentricStart(k, rise: rise, before: start)
+    let window = (eccentricStart ?? start)...end
+    let tilt = attitude.maxAbs(in: window)
+
+    let report = RepReport(
+      index: index,
+      concentricStartS: ReportRounding.seconds(start),
+      concentricEndS: ReportRounding.seconds(end),
+      romCm: ReportRounding.centimetres(rom * 100),
+      meanVelocityMps: ReportRounding.metresPerSecond(mean),
+      peakVelocityMps: ReportRounding.metresPerSecond(vPeak),
+      meanPropulsiveVelocityMps: ReportRounding.metresPerSecond(meanPropulsive),
+      timeToPeakVelocityS: ReportRounding.seconds(max(k[peakIndex].t - start, 0)),
+      peakAccelerationMps2: ReportRounding.metresPerSecondSquared(peakAcceleration),
+      eccentricDurationS: eccentricStart.map { ReportRounding.seconds(start - $0) },
+      stickingPointCm: stickingCm.map { ReportRounding.centimetres(max($0, 0)) },
+      maxAbsPitchDeg: tilt.map { ReportRounding.degrees($0.pitch) },
+      maxAbsRollDeg: tilt.map { ReportRounding.degrees($0.roll) })
+    let analysis = RepAnalysis(
+      report: report,
+      bottomAccelerationMps2: bottomAcceleration,
+      propulsiveFraction: min(max(propulsiveDuration / duration, 0), 1),
+      stickingDipFraction: sticking?.fraction)
+    return Measured(analysis: analysis, eccentricStartS: eccentricStart)
+  }
+
+  /// Where the velocity, walking from `from` in direction `step`, stops
+  /// having sign `sign` (the turnaround at either end of a phase).
+  private func turnaround(_ k: [Kinematics], from: Int, step: Int, sign: Double, scale: Double)
+    -> Double?
+  {
+    var i = from
+    while i + step >= 0, i + step < k.count, sign * k[i + step].velocity > 0 { i += step }
+    let j = i + step
+    guard j >= 0, j < k.count else { return nil }
+    // Zero crossing between i (moving) and j (stopped or reversed).
+    let vi = k[i].velocity
+    let vj = k[j].velocity
+    let crossing = k[i].t + (k[j].t - k[i].t) * vi / (vi - vj)
+
+    // Did the bar pass through, or come to rest?
+    let far = crossing + Double(step) * windowS
+    var through = false
+    var n = j
+    while n >= 0, n < k.count, step > 0 ? k[n].t <= far : k[n].t >= far {
+      if -sign * k[n].velocity > Self.throughFraction * scale {
+        through = true
+        break
+      }
+      n += step
+    }
+    if through { return crossing }
+
+    // Out of (or into) a rest: extrapolate the ramp.
+    var sx = 0.0
+    var sy = 0.0
+    var sxx = 0.0
+    var sxy = 0.0
+    var count = 0.0
+    var m = from
+    while m >= 0, m < k.count, sign * k[m].velocity > 0 {
+      let v = sign * k[m].velocity
+      if v >= Self.rampLow * scale, v <= Self.rampHigh * scale {
+        let x = k[m].t - crossing
+        sx += x
+        sy += v
+        sxx += x * x
+        sxy += x * v
+        count += 1
+      }
+      m += step
+    }
+    guard count >= 2 else { return crossing }
+    let det = count * sxx - sx * sx
+    guard abs(det) > 1e-12 else { return crossing }
+    let slope = (count * sxy - sx * sy) / det
+    let intercept = (sy - slope * sx) / count
+    guard abs(slope) > 1e-9 else { return crossing }
+    let zero = crossing - intercept / slope
+    // Trust the extrapolation only near the crossing it corrects.
+    guard abs(zero - crossing) <= windowS else { return crossing }
+    return zero
+  }
+
+  private func eccentricStart(_ k: [Kinematics], rise: RepSegmenter.Rise, before start: Double)
+    -> Double?
+  {
+    guard let top = rise.previousPeak else { return nil }
+    var kMin: Int? = nil
+    for i in k.indices where k[i].t >= top.t - windowS && k[i].t <= start {
+      if kMin == nil || k[i].velocity < k[kMin!].velocity { kMin = i }
+    }
+    guard let minIndex = kMin, k[minIndex].velocity < 0 else { return nil }
+    guard let t = turnaround(k, from: minIndex, step: -1, sign: -1, scale: -k[minIndex].velocity),
+      t < start
+    else { return nil }
+    return t
+  }
+
+  private func stickingPoint(_ k: [Kinematics], from start: Double, to end: Double)
+    -> (t: Double, fraction: Double)?
+  {
+    let inside = k.filter { $0.t > start && $0.t < end }
+    guard inside.count >= 5 else { return nil }
+    // First local maximum of velocity.
+    var i = 1
+    while i < inside.count - 1,
+      !(inside[i].velocity >= inside[i - 1].velocity && inside[i].velocity > inside[i + 1].velocity)
+    {
+      i += 1
+    }
+    guard i < inside.count - 1 else { return nil }
+    let firstPeak = inside[i].velocity
+    // Lowest point after it, then a recovery.
+    var dip = i
+    var recovered = false
+    for j in (i + 1)..<inside.count {
+      if inside[j].velocity < inside[dip].velocity { dip = j }
+      let depth = firstPeak - inside[dip].velocity
+      if dip > i, inside[j].velocity - inside[dip].velocity >= Self.stickingDipMps,
+        inside[j].velocity - inside[dip].velocity >= Self.stickingDipFraction * firstPeak,
+        depth >= Self.stickingDipMps, depth >= Self.stickingDipFraction * firstPeak
+      {
+        recovered = true
+        break
+      }
+    }
+    guard recovered else { return nil }
+    return (inside[dip].t, (firstPeak - inside[dip].velocity) / firstPeak)
+  }
+
+  private func velocity(_ k: [Kinematics], at t: Double) -> Double {
+    guard let j = k.firstIndex(where: { $0.t >= t }) else { return k.last?.velocity ?? 0 }
+    guard j > 0 else { return k[0].velocity }
+    let a = k[j - 1]
+    let b = k[j]
+    let f = b.t > a.t ? (t - a.t) / (b.t - a.t) : 0
+    return a.velocity + f * (b.velocity - a.velocity)
+  }
+
+  /// Height in metres at time t: a local quadratic fit of the raw samples,
+  /// unbiased at a turnaround where a moving average is lifted by a·W²/24.
+  private func position(_ s: [TimedHeight], at t: Double) -> Double {
+    let half = windowS / 2
+    guard let lo = s.firstIndex(where: { $0.t >= t - half }),
+      let hi = s.lastIndex(where: { $0.t <= t + half }), hi >= lo
+    else {
+      let nearest = s.min(by: { abs($0.t - t) < abs($1.t - t) })!
+      return nearest.cm / 100
+    }
+    return LocalFit.fit(s, lo...hi, around: t, degree: 2).a / 100
+  }
+}
