@@ -1,0 +1,200 @@
+import LiftBuddyCore
+import Logging
+
+/// Everything liftbuddyd can be told, from its config file and its flags.
+///
+/// One vocabulary for both: every setting has a key (`output_dir`), its flag
+/// is the key with dashes (`--output-dir`), and both go through `set(_:to:)`,
+/// so a value is validated the same way wherever it comes from. Defaults are
+/// overridden by the file, the file by the flags.
+public struct DaemonConfiguration: Sendable, Equatable {
+  public var source: SourceSpec?
+  /// Unix socket path; nil: `$RUNTIME_DIRECTORY/liftbuddy.sock`, else `./liftbuddy.sock`.
+  public var socketPath: String?
+  /// Where lift reports go; nil: `$STATE_DIRECTORY/lifts`, else `./lifts`.
+  public var outputDir: String?
+  /// Tee every received line to this recorded-stream file.
+  public var recordPath: String?
+  public var speed: ReplaySpeed = .factor(1)
+  public var loop = false
+  public var exercise: Exercise?
+  public var loadKg: Double?
+  public var baud = 115_200
+  public var socketMode: UInt16 = 0o660
+  public var socketGroup: String?
+  public var logLevel: Logger.Level = .info
+  /// Upper bound on live `sample` events per second.
+  public var sampleRateHz: Double = 10
+  public var analyzer = AnalyzerConfiguration()
+
+  public init() {}
+
+  /// The keys, in the order `--help` and the example file list them.
+  public static let keys: [String] = [
+    "source", "socket", "output_dir", "record", "speed", "loop", "exercise", "load_kg", "baud",
+    "socket_mode", "socket_group", "log_level", "sample_rate_hz", "smoother",
+    "smoothing_window_s", "set_rest_s", "min_rom_cm", "nominal_rate_hz",
+  ]
+
+  /// Keys that SIGHUP applies to the running daemon; the others are read
+  /// again but need a restart to take effect.
+  public static let reloadableKeys: Set<String> = [
+    "exercise", "load_kg", "log_level", "sample_rate_hz",
+  ]
+
+  public static let baudRates = [
+    1200, 2400, 4800, 9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600,
+  ]
+
+  /// Sets one key from its text form; `origin` names where it came from.
+  public mutating func set(_ key: String, to text: String, origin: String? = nil)
+    throws(ConfigurationError)
+  {
+    do {
+      try apply(key, text)
+    } catch {
+      throw ConfigurationError(key: key, reason: error.text, origin: origin)
+    }
+  }
+
+  private mutating func apply(_ key: String, _ text: String) throws(ConfigurationError.Reason) {
+    switch key {
+    case "source": source = try SourceSpec(parsing: text)
+    case "socket": socketPath = try Self.path(text)
+    case "output_dir": outputDir = try Self.path(text)
+    case "record": recordPath = try Self.path(text)
+    case "speed": speed = try ReplaySpeed(parsing: text)
+    case "loop": loop = try Self.bool(text)
+    case "exercise": exercise = try Self.exercise(text)
+    case "load_kg":
+      if Self.isUnknown(text) {
+        loadKg = nil
+      } else {
+        loadKg = try Self.number(text, min: 0, max: 1000, unit: "kg")
+      }
+    case "baud":
+      guard let n = Int(text), Self.baudRates.contains(n) else {
+        throw .init(
+          "expected one of \(Self.baudRates.map(String.init).joined(separator: ", ")), got '\(text)'"
+        )
+      }
+      baud = n
+    case "socket_mode":
+      guard text.allSatisfy({ ("0"..."7").contains($0) }), let n = UInt16(text, radix: 8),
+        n <= 0o777,
+        !text.isEmpty
+      else {
+        throw .init("expected octal permissions such as 0660, got '\(text)'")
+      }
+      socketMode = n
+    case "socket_group":
+      guard !text.isEmpty, !text.contains(where: { $0 == " " || $0 == ":" }) else {
+        throw .init("expected a group name, got '\(text)'")
+      }
+      socketGroup = text
+    case "log_level":
+      guard let level = Logger.Level(rawValue: text.lowercased()) else {
+        throw .init(
+          "expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
+        )
+      }
+      logLevel = level
+    case "sample_rate_hz": sampleRateHz = try Self.number(text, min: 0.1, max: 100, unit: "Hz")
+    case "smoother":
+      guard let s = AnalyzerConfiguration.Smoother(rawValue: text) else {
+        throw .init(
+          "expected one of \(AnalyzerConfiguration.Smoother.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
+        )
+      }
+      analyzer.smoother = s
+    case "smoothing_window_s":
+      analyzer.smoothingWindowS = try Self.number(text, min: 0.01, max: 5, unit: "s")
+    case "set_rest_s": analyzer.setRestS = try Self.number(text, min: 1, max: 3600, unit: "s")
+    case "min_rom_cm":
+      analyzer.minRomCm =
+        Self.isUnknown(text) ? nil : try Self.number(text, min: 0, max: 200, unit: "cm")
+    case "nominal_rate_hz":
+      analyzer.nominalRateHz = try Self.number(text, min: 1, max: 1000, unit: "Hz")
+    default:
+      throw .init("unknown key; known keys are \(Self.keys.joined(separator: ", "))")
+    }
+  }
+
+  /// Checks what no single key can: the settings that must be there, or
+  /// that depend on one another.
+  public func validated() throws(ConfigurationError) -> Self {
+    guard source != nil else {
+      throw ConfigurationError(
+        key: "source", reason: "missing; give --source or 'source =' in the config file")
+    }
+    return self
+  }
+
+  // MARK: - Resolved defaults
+
+  /// `output_dir`, or `$STATE_DIRECTORY/lifts` under systemd, or `./lifts`.
+  public func resolvedOutputDir(environment: [String: String]) -> String {
+    if let outputDir { return outputDir }
+    if let state = Self.firstDirectory(environment["STATE_DIRECTORY"]) { return state + "/lifts" }
+    return "./lifts"
+  }
+
+  /// `socket`, or `$RUNTIME_DIRECTORY/liftbuddy.sock` under systemd, or `./liftbuddy.sock`.
+  public func resolvedSocketPath(environment: [String: String]) -> String {
+    if let socketPath { return socketPath }
+    if let runtime = Self.firstDirectory(environment["RUNTIME_DIRECTORY"]) {
+      return runtime + "/liftbuddy.sock"
+    }
+    return "./liftbuddy.sock"
+  }
+
+  /// systemd passes several directories separated by colons.
+  private static func firstDirectory(_ value: String?) -> String? {
+    guard let first = value?.split(separator: ":").first, !first.isEmpty else { return nil }
+    return String(first)
+  }
+
+  // MARK: - Value parsers
+
+  private static func isUnknown(_ text: String) -> Bool {
+    ["", "unknown", "none"].contains(text.lowercased())
+  }
+
+  private static func path(_ text: String) throws(ConfigurationError.Reason) -> String {
+    guard !text.isEmpty else { throw .init("expected a path, got nothing") }
+    guard !text.utf8.contains(0) else { throw .init("a path cannot contain a NUL byte") }
+    return text
+  }
+
+  private static func bool(_ text: String) throws(ConfigurationError.Reason) -> Bool {
+    switch text.lowercased() {
+    case "true", "yes", "on", "1": return true
+    case "false", "no", "off", "0": return false
+    default: throw .init("expected true or false, got '\(text)'")
+    }
+  }
+
+  private static func exercise(_ text: String) throws(ConfigurationError.Reason) -> Exercise? {
+    if isUnknown(text) { return nil }
+    guard let e = Exercise(rawValue: text) else {
+      throw .init(
+        "expected one of \(Exercise.allCases.map(\.rawValue).joined(separator: ", ")) or unknown, got '\(text)'"
+      )
+    }
+    return e
+  }
+
+  private static func number(
+    _ text: String, min: Double, max: Double, unit: String
+  ) throws(ConfigurationError.Reason) -> Double {
+    guard let n = Double(text), n.isFinite else { throw .init("expected a number, got '\(text)'") }
+    guard n >= min, n <= max else {
+      throw .init("\(text) is outside \(fmt(min))–\(fmt(max)) \(unit)")
+    }
+    return n
+  }
+
+  private static func fmt(_ n: Double) -> String {
+    n == n.rounded() ? String(Int(n)) : String(n)
+  }
+}

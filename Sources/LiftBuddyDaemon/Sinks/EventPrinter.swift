@@ -1,0 +1,46 @@
+import LiftBuddyCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Prints events to standard output, one per line, for `liftbuddy replay`
+/// and `record`: lift reports as their JSON line, the rest as short text.
+public struct EventPrinter: EventSink {
+  public var showSamples: Bool
+
+  public init(showSamples: Bool = false) { self.showSamples = showSamples }
+
+  public func publish(_ event: DaemonEvent) async {
+    guard let line = Self.text(event, showSamples: showSamples) else { return }
+    var out = line + "\n"
+    out.withUTF8 { buf in
+      var offset = 0
+      while offset < buf.count {
+        let n = write(STDOUT_FILENO, buf.baseAddress! + offset, buf.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          return
+        }
+        offset += n
+      }
+    }
+  }
+
+  public static func text(_ event: DaemonEvent, showSamples: Bool) -> String? {
+    switch event {
+    case .analyzer(.setStarted(let s)):
+      return "set \(s.setNumber) started at \(s.startS) s (\(s.exercise ?? "unknown exercise"))"
+    case .analyzer(.rep(let r)):
+      return
+        "set \(r.setNumber) rep \(r.rep.index): mean \(r.rep.meanVelocityMps) m/s, peak \(r.rep.peakVelocityMps) m/s, \(r.rep.romCm) cm"
+    case .analyzer(.lift(let report)):
+      return report.jsonLine()
+    case .status(let s):
+      return "status: \(s.state.rawValue)\(s.message.map { " (\($0))" } ?? "")"
+    case .sample(let live):
+      guard showSamples else { return nil }
+      return "sample t=\(live.t) height=\(live.heightCm.map { "\($0)" } ?? "-") cm"
+    }
+  }
+}

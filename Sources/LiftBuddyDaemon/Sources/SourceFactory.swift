@@ -1,0 +1,39 @@
+/// Turns a `SourceSpec` into its driver. This is the one place that knows
+/// every driver; the pipeline only sees `ClipSource`.
+public enum SourceFactory {
+  public struct Unavailable: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// Finds the clip's serial device for `serial:auto`; called before every
+  /// connection attempt. LEAD: wire the Discovery engineer's udev lookup
+  /// (Sources/LiftBuddyDaemon/Discovery) here, e.g. `{ try ClipDiscovery.firstClipDevicePath() }`.
+  public static let autoSerialLocator: SerialSource.Locator = {
+    throw Unavailable(
+      description:
+        "serial:auto needs udev discovery, which is not built in yet; give serial:/dev/liftbuddy-clip"
+    )
+  }
+
+  public static func make(_ spec: SourceSpec, configuration: DaemonConfiguration) throws
+    -> any ClipSource
+  {
+    switch spec {
+    case .serial(let path):
+      return SerialSource(path: path, baud: configuration.baud)
+    case .serialAuto:
+      return SerialSource(name: "serial:auto", baud: configuration.baud, locate: autoSerialLocator)
+    case .replay(let path):
+      do {
+        return try ReplaySource(
+          path: path, speed: configuration.speed, loop: configuration.loop,
+          nominalRateHz: configuration.analyzer.nominalRateHz)
+      } catch {
+        throw Unavailable(description: "cannot read \(path): \(error)")
+      }
+    case .ble(let address):
+      // BLE: `return BLESource(address: address)` once BLESource.swift exists.
+      throw Unavailable(description: "ble:\(address): the BLE source is not built in yet")
+    }
+  }
+}
