@@ -1,0 +1,34 @@
+import LiftBuddyCore
+
+/// A well-formed command from a socket client, after parsing and validation.
+/// Everything here is already checked, so the connection handler never has to
+/// second-guess a field.
+public enum ClientCommand: Equatable, Sendable {
+  /// Subscribe (`enable` true) to `classes`, replacing the previous set, or
+  /// unsubscribe (`enable` false) from them.
+  case watch(enable: Bool, classes: [EventClass])
+  case set(exercise: Exercise?, loadKg: Double?)
+  case startSet
+  case endSet
+  case status
+  case version
+
+  /// The wire name, echoed in the `ack`.
+  public var name: String {
+    switch self {
+    case .watch: "watch"
+    case .set: "set"
+    case .startSet: "start_set"
+    case .endSet: "end_set"
+    case .status: "status"
+    case .version: "version"
+    }
+  }
+}
+
+/// Why a line was rejected; `message` goes to the client verbatim in an
+/// `error` object, so it names the offending field and what was expected.
+public struct CommandError: Error, Equatable, Sendable {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+}

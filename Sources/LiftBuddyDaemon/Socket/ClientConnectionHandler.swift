@@ -1,0 +1,189 @@
+import Logging
+import NIOCore
+
+/// Last stage of a client's pipeline, one per connection: answers its
+/// commands in order, holds its subscriptions, and delivers published events
+/// to it, dropping it when it falls too far behind.
+///
+/// All state is confined to the channel's event loop; `publish` reaches it
+/// through `ClientRegistry`, never by locking.
+final class ClientConnectionHandler: ChannelDuplexHandler {
+  typealias InboundIn = Result<ClientCommand, CommandError>
+  typealias OutboundIn = ByteBuffer
+  typealias OutboundOut = ByteBuffer
+
+  /// What every connection shares with the server.
+  struct Environment: Sendable {
+    var control: any DaemonControl
+    var release: String
+    var clientBufferBytes: Int
+    /// Shortest spacing of `sample` objects; nil sends none, zero sends all.
+    var sampleInterval: TimeAmount?
+    var registry: ClientRegistry
+    var logger: Logger
+  }
+
+  /// Commands buffered behind one that waits on the daemon; past this many,
+  /// the handler stops reading from the socket until they are answered.
+  private static let maxQueuedCommands = 64
+  /// How long a dropped or departing client gets to take its last line.
+  static let closeGrace = TimeAmount.seconds(1)
+
+  private let environment: Environment
+  private var context: ChannelHandlerContext?
+  private var subscriptions = SubscriptionSet.none
+  private var nextSample = NIODeadline.uptimeNanoseconds(0)
+  private var queue = CircularBuffer<Result<ClientCommand, CommandError>>()
+  private var awaitingDaemon = false
+  private var readHeld = false
+  private var finishing = false
+
+  init(environment: Environment) { self.environment = environment }
+
+  // MARK: Lifecycle
+
+  func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+  func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+  func channelActive(context: ChannelHandlerContext) {
+    environment.registry.clients(on: context.eventLoop)?.value.add(self)
+    send(WireEncoder.version(release: environment.release))
+    context.fireChannelActive()
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    environment.registry.clients(on: context.eventLoop)?.value.remove(self)
+    finishing = true
+    context.fireChannelInactive()
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    environment.logger.debug("socket client error; closing", metadata: ["error": "\(error)"])
+    context.close(promise: nil)
+  }
+
+  // MARK: Commands
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    queue.append(unwrapInboundIn(data))
+    drainQueue()
+  }
+
+  /// Backpressure: while commands wait behind a slow daemon call, stop
+  /// reading more of them rather than buffer without bound.
+  func read(context: ChannelHandlerContext) {
+    if queue.count >= Self.maxQueuedCommands {
+      readHeld = true
+    } else {
+      context.read()
+    }
+  }
+
+  private func drainQueue() {
+    while !awaitingDaemon, !finishing, let next = queue.popFirst() {
+      handle(next)
+    }
+    if readHeld, queue.count < Self.maxQueuedCommands, let context {
+      readHeld = false
+      context.read()
+    }
+  }
+
+  private func handle(_ parsed: Result<ClientCommand, CommandError>) {
+    switch parsed {
+    case .failure(let error):
+      send(WireEncoder.error(error.message))
+    case .success(.version):
+      send(WireEncoder.version(release: environment.release))
+    case .success(.watch(let enable, let classes)):
+      if enable {
+        subscriptions = SubscriptionSet(classes)
+      } else {
+        for c in classes { subscriptions.remove(c) }
+      }
+      send(WireEncoder.ack(.watch(enable: enable, classes: classes), subscriptions: subscriptions))
+    case .success(let command):
+      askDaemon(command)
+    }
+  }
+
+  /// Commands the daemon must answer are awaited off the loop; replies keep
+  /// the order of the commands because nothing else is handled meanwhile.
+  private func askDaemon(_ command: ClientCommand) {
+    guard let context else { return }
+    awaitingDaemon = true
+    let control = environment.control
+    let promise = context.eventLoop.makePromise(of: ByteBuffer.self)
+    promise.completeWithTask {
+      let failure: String?
+      switch command {
+      case .status: return WireEncoder.status(await control.currentStatus())
+      case .set(let exercise, let load):
+        failure = await control.perform(.setNext(exercise: exercise, loadKg: load))
+      case .startSet: failure = await control.perform(.startSet)
+      case .endSet: failure = await control.perform(.endSet)
+      case .watch, .version: failure = nil
+      }
+      return failure.map(WireEncoder.error) ?? WireEncoder.ack(command)
+    }
+    promise.futureResult.assumeIsolated().whenSuccess { reply in
+      self.awaitingDaemon = false
+      self.send(reply)
+      self.drainQueue()
+    }
+  }
+
+  private func send(_ buffer: ByteBuffer) {
+    guard !finishing, let context else { return }
+    context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+  }
+
+  // MARK: Events
+
+  /// Called on this channel's loop for every published event.
+  func deliver(_ frame: ByteBuffer, class eventClass: EventClass) {
+    guard subscriptions.contains(eventClass), !finishing else { return }
+    if eventClass == .sample {
+      guard let interval = environment.sampleInterval else { return }
+      let now = NIODeadline.now()
+      guard now >= nextSample else { return }
+      // Keep to the grid while samples come steadily; restart it after a gap,
+      // so that a pause is not followed by a burst.
+      nextSample = now - nextSample < interval ? nextSample + interval : now + interval
+    }
+    send(frame)
+  }
+
+  /// Writability drops when more than `clientBufferBytes` are queued for
+  /// this client (the channel's high water mark): it is not keeping up.
+  func channelWritabilityChanged(context: ChannelHandlerContext) {
+    if !context.channel.isWritable, !finishing {
+      environment.logger.warning(
+        "dropping socket client: too slow",
+        metadata: ["buffered_bytes_limit": "\(environment.clientBufferBytes)"])
+      _ = finish(
+        lastWords: WireEncoder.error(
+          "too slow: more than \(environment.clientBufferBytes) bytes queued; disconnecting"))
+    }
+    context.fireChannelWritabilityChanged()
+  }
+
+  /// Sends one last line (best effort) and closes: at once when it has been
+  /// written, or after `closeGrace` when the client is not reading.
+  func finish(lastWords: ByteBuffer?) -> EventLoopFuture<Void> {
+    guard let context else { return environment.registry.loops[0].loop.makeSucceededVoidFuture() }
+    let channel = context.channel
+    if let lastWords, !finishing {
+      context.writeAndFlush(wrapOutboundOut(lastWords)).assumeIsolated().whenComplete { _ in
+        channel.close(promise: nil)
+      }
+    }
+    finishing = true
+    subscriptions = .none
+    context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeGrace) {
+      channel.close(promise: nil)
+    }
+    return channel.closeFuture
+  }
+}

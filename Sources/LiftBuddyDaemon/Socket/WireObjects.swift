@@ -1,0 +1,134 @@
+import LiftBuddyCore
+
+// The shapes of the objects the server sends, one struct per class. Each
+// writes its optional fields as explicit nulls (as the report types do), so a
+// subscriber sees "unknown" rather than a missing key, and every object has
+// the same keys every time.
+
+struct VersionObject: Encodable {
+  let `class` = "version"
+  var release: String
+  var protoMajor: Int
+  var protoMinor: Int
+
+  enum CodingKeys: String, CodingKey {
+    case `class`, release
+    case protoMajor = "proto_major"
+    case protoMinor = "proto_minor"
+  }
+}
+
+struct AckObject: Encodable {
+  let `class` = "ack"
+  var cmd: String
+  /// Only for `watch`: the subscriptions now in force.
+  var classes: [String]?
+
+  enum CodingKeys: String, CodingKey { case `class`, cmd, classes }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(`class`, forKey: .class)
+    try c.encode(cmd, forKey: .cmd)
+    try c.encodeIfPresent(classes, forKey: .classes)
+  }
+}
+
+struct ErrorObject: Encodable {
+  let `class` = "error"
+  var message: String
+
+  enum CodingKeys: String, CodingKey { case `class`, message }
+}
+
+struct StatusObject: Encodable {
+  let `class` = "status"
+  var status: DaemonStatus
+
+  enum CodingKeys: String, CodingKey { case `class`, state, source, message, quality, t }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(`class`, forKey: .class)
+    try c.encode(status.state, forKey: .state)
+    try c.encode(status.source, forKey: .source)
+    try c.encode(status.message, forKey: .message)
+    try c.encode(status.quality, forKey: .quality)
+    try c.encode(status.t, forKey: .t)
+  }
+}
+
+struct SetObject: Encodable {
+  let `class` = "set"
+  var set: SetStarted
+
+  enum CodingKeys: String, CodingKey {
+    case `class`, set, exercise
+    case setID = "set_id"
+    case startS = "start_s"
+    case loadKg = "load_kg"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(`class`, forKey: .class)
+    try c.encode(set.setID, forKey: .setID)
+    try c.encode(set.setNumber, forKey: .set)
+    try c.encode(set.startS, forKey: .startS)
+    try c.encode(set.exercise, forKey: .exercise)
+    try c.encode(set.loadKg, forKey: .loadKg)
+  }
+}
+
+struct RepObject: Encodable {
+  let `class` = "rep"
+  var event: RepEvent
+
+  enum CodingKeys: String, CodingKey {
+    case `class`, set, exercise, rep
+    case setID = "set_id"
+    case loadKg = "load_kg"
+    case velocityLossPct = "velocity_loss_pct"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(`class`, forKey: .class)
+    try c.encode(event.setID, forKey: .setID)
+    try c.encode(event.setNumber, forKey: .set)
+    try c.encode(event.exercise, forKey: .exercise)
+    try c.encode(event.loadKg, forKey: .loadKg)
+    try c.encode(event.rep, forKey: .rep)
+    try c.encode(event.velocityLossPct, forKey: .velocityLossPct)
+  }
+}
+
+struct LiftObject: Encodable {
+  let `class` = "lift"
+  var report: LiftReport
+
+  enum CodingKeys: String, CodingKey { case `class`, report }
+}
+
+struct SampleObject: Encodable {
+  let `class` = "sample"
+  var state: LiveState
+
+  enum CodingKeys: String, CodingKey {
+    case `class`, t
+    case heightCm = "height_cm"
+    case velocityMps = "velocity_mps"
+    case pitchDeg = "pitch_deg"
+    case rollDeg = "roll_deg"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(`class`, forKey: .class)
+    try c.encode(state.t, forKey: .t)
+    try c.encode(state.heightCm, forKey: .heightCm)
+    try c.encode(state.velocityMps, forKey: .velocityMps)
+    try c.encode(state.pitchDeg, forKey: .pitchDeg)
+    try c.encode(state.rollDeg, forKey: .rollDeg)
+  }
+}
