@@ -1,0 +1,134 @@
+import Foundation
+import LiftBuddyCore
+import Logging
+import ServiceLifecycle
+
+/// liftbuddyd from configuration to exit: builds the source, the pipeline
+/// and its sinks, the socket server, and runs them as services until the
+/// source ends (a replay) or SIGTERM/SIGINT arrives.
+public struct DaemonRunner {
+  /// sysexits(3) EX_CONFIG: the unit's `RestartPreventExitStatus=78` keeps
+  /// systemd from restarting a daemon that cannot start as configured.
+  public static let exitConfigurationError: Int32 = 78
+  /// The source or an output cannot be set up (EX_UNAVAILABLE-like).
+  public static let exitUnavailable: Int32 = 69
+
+  private let loader: ConfigurationLoader
+  private let levelBox: LogLevelBox
+  private let logger: Logger
+  private let environment: [String: String]
+
+  public init(
+    loader: ConfigurationLoader, levelBox: LogLevelBox, logger: Logger,
+    environment: [String: String]
+  ) {
+    self.loader = loader
+    self.levelBox = levelBox
+    self.logger = logger
+    self.environment = environment
+  }
+
+  /// Runs the daemon; returns its exit status.
+  public func run() async -> Int32 {
+    let loaded: ConfigurationLoader.Loaded
+    do {
+      loaded = try loader.load()
+    } catch {
+      logger.critical("\(error)")
+      return Self.exitConfigurationError
+    }
+    let configuration = loaded.configuration
+    levelBox.level = configuration.logLevel
+    let notifier = SystemdNotifier()
+
+    let source: any ClipSource
+    do {
+      source = try SourceFactory.make(configuration.source!, configuration: configuration)
+    } catch {
+      logger.critical("\(error)")
+      return Self.exitUnavailable
+    }
+    if configuration.source?.isLive == true, configuration.loop || configuration.speed != .factor(1)
+    {
+      logger.warning("speed and loop apply to replay sources only; ignored for \(source.name)")
+    }
+
+    // The session's exercise and load: flags, then the recording's header,
+    // then the config file.
+    let exercise =
+      loaded.fromFlags.contains("exercise")
+      ? configuration.exercise : (source.hints.exercise ?? configuration.exercise)
+    let loadKg =
+      loaded.fromFlags.contains("load_kg")
+      ? configuration.loadKg : (source.hints.loadKg ?? configuration.loadKg)
+
+    let outputDir = configuration.resolvedOutputDir(environment: environment)
+    let writer = ReportFileWriter(directory: outputDir, logger: logger)
+    let isMaxSpeed = configuration.speed == .max && !(configuration.source?.isLive ?? true)
+    let pipeline = Pipeline(
+      source: source, configuration: configuration.analyzer, exercise: exercise, loadKg: loadKg,
+      sinks: [LogSink(logger: logger), writer, SystemdStatusSink(notifier: notifier)],
+      options: .init(
+        sampleRateHz: isMaxSpeed ? nil : configuration.sampleRateHz,
+        recordPath: configuration.recordPath),
+      logger: logger)
+
+    let socketPath = configuration.resolvedSocketPath(environment: environment)
+    let server = SocketServer(
+      configuration: SocketConfiguration(
+        path: socketPath, mode: mode_t(configuration.socketMode), group: configuration.socketGroup,
+        sampleMaxHz: configuration.sampleRateHz),
+      control: pipeline, logger: logger)
+    do {
+      try await server.start()
+    } catch {
+      logger.critical("cannot listen on \(socketPath): \(error)")
+      return Self.exitUnavailable
+    }
+    await pipeline.add(sink: SocketSink(server: server))
+
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+      .init(
+        service: PipelineService(
+          pipeline: pipeline, notifier: notifier,
+          readyStatus: "reading \(source.name); reports to \(outputDir)"),
+        successTerminationBehavior: .gracefullyShutdownGroup,
+        failureTerminationBehavior: .gracefullyShutdownGroup),
+      .init(
+        service: ReloadService(
+          loader: loader, running: configuration, pipeline: pipeline, levelBox: levelBox,
+          notifier: notifier,
+          logger: logger)),
+    ]
+    if let interval = notifier.watchdogInterval() {
+      services.append(
+        .init(service: WatchdogService(pipeline: pipeline, notifier: notifier, interval: interval)))
+    }
+    var groupConfiguration = ServiceGroupConfiguration(
+      services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
+      logger: logger)
+    // SIGTERM must end the daemon within 2 s whatever a service does.
+    groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(1500)
+    groupConfiguration.maximumCancellationDuration = .milliseconds(300)
+
+    logger.notice(
+      "liftbuddyd started",
+      metadata: [
+        "source": "\(source.name)", "output_dir": "\(outputDir)", "socket": "\(socketPath)",
+        "exercise": "\(exercise?.rawValue ?? "unknown")",
+        "load_kg": "\(loadKg.map { "\($0)" } ?? "unknown")",
+      ])
+    var status: Int32 = 0
+    do {
+      try await ServiceGroup(configuration: groupConfiguration).run()
+    } catch {
+      logger.error("stopped on error: \(error)")
+      status = 1
+    }
+    notifier.stopping(status: "stopping")
+    await writer.close()
+    await server.shutdown(finalStatus: await pipeline.currentStatus())
+    logger.notice("liftbuddyd stopped")
+    return status
+  }
+}
