@@ -1,0 +1,47 @@
+/// The outcome of setting up a clip's GATT link: which service and
+/// characteristic carry its lines, and the notifications themselves.
+public struct UartSubscription: Sendable {
+  public var known: KnownUartService
+  public var service: GattService
+  public var characteristic: GattCharacteristic
+  public var cccdHandle: UInt16
+  public var mtu: UInt16
+  /// Raw notification payloads; a line may span several, one may hold many.
+  public var bytes: AsyncThrowingStream<[UInt8], any Error>
+
+  /// Runs the whole setup on a connected bearer: Exchange MTU, primary service
+  /// discovery, characteristic discovery in the first known UART service,
+  /// descriptor discovery for its CCCD, then writes 0x0001 (notify) or 0x0002
+  /// (indicate-only characteristics) to it (Core Spec Vol 3 Part G §4.10, §3.3.3.3).
+  /// Blocking: call it from `DedicatedThread.run`.
+  public static func start(
+    on client: GattClient, catalog: GattServiceCatalog = GattServiceCatalog()
+  ) throws(BluetoothError) -> UartSubscription {
+    let mtu = try client.exchangeMTU()
+    let services = try client.discoverPrimaryServices()
+    guard let (service, known) = catalog.pickService(from: services) else {
+      throw .noUartService(found: services.map(\.uuid))
+    }
+    let characteristics = try client.discoverCharacteristics(of: service)
+    guard let characteristic = catalog.pickCharacteristic(from: characteristics, of: known) else {
+      throw .noNotifyCharacteristic(service: service.uuid)
+    }
+    let range = GattClient.descriptorRange(of: characteristic, among: characteristics, in: service)
+    let descriptors =
+      try range.map { range throws(BluetoothError) in try client.discoverDescriptors(in: range) }
+      ?? []
+    guard
+      let cccd = descriptors.first(where: {
+        $0.type == GattAttributeType.clientCharacteristicConfiguration
+      })
+    else {
+      throw .noNotifyCharacteristic(service: service.uuid)
+    }
+    let useNotify = characteristic.properties.contains(.notify)
+    try client.write(useNotify ? [0x01, 0x00] : [0x02, 0x00], to: cccd.handle)
+    return UartSubscription(
+      known: known, service: service, characteristic: characteristic, cccdHandle: cccd.handle,
+      mtu: mtu,
+      bytes: client.notifications(from: characteristic.valueHandle))
+  }
+}
