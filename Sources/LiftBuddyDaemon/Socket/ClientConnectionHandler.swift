@@ -27,7 +27,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   /// the handler stops reading from the socket until they are answered.
   private static let maxQueuedCommands = 64
   /// How long a dropped or departing client gets to take its last line.
-  static let closeGrace = TimeAmount.seconds(1)
+  static let closeGrace = TimeAmount.milliseconds(500)
 
   private let environment: Environment
   private var context: ChannelHandlerContext?

@@ -90,8 +90,8 @@ public final class SocketServer: Sendable {
   }
 
   /// Stops accepting, sends `finalStatus` to every client (subscribed or
-  /// not), closes them (waiting at most a second for one that does not
-  /// read), and removes the socket file if it is still ours.
+  /// not), closes them (waiting at most half a second for one that does
+  /// not read), and removes the socket file if it is still ours.
   public func shutdown(finalStatus: DaemonStatus?) async {
     let running: (channel: any Channel, file: SocketFile)? = state.withLockedValue { state in
       defer { state = .stopped }
@@ -102,13 +102,13 @@ public final class SocketServer: Sendable {
     if let running {
       try? await running.channel.close()
       let lastWords = finalStatus.map(WireEncoder.status)
-      for (loop, clients) in registry.loops {
-        let closed = loop.flatSubmit {
+      let closed = registry.loops.map { loop, clients in
+        loop.flatSubmit {
           EventLoopFuture.andAllComplete(
             clients.value.handlers.values.map { $0.finish(lastWords: lastWords) }, on: loop)
         }
-        try? await closed.get()
       }
+      for future in closed { try? await future.get() }
       running.file.removeIfOurs()
       logger.info("socket closed", metadata: ["path": "\(configuration.path)"])
     }

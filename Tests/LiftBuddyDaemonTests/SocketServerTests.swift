@@ -1,0 +1,437 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import LiftBuddyCore
+@testable import LiftBuddyDaemon
+
+/// The server end to end, over real Unix sockets on this machine.
+@Suite("Socket server", .serialized)
+struct SocketServerTests {
+  static let rep1Line =
+    #"{"class":"rep","exercise":"squat","load_kg":100,"rep":{"concentric_end_s":12.5,"concentric_start_s":12,"#
+    + #""eccentric_duration_s":1.1,"index":1,"max_abs_pitch_deg":3.2,"max_abs_roll_deg":null,"#
+    + #""mean_propulsive_velocity_mps":0.71,"mean_velocity_mps":0.62,"peak_acceleration_mps2":6.4,"#
+    + #""peak_velocity_mps":1.05,"rom_cm":52.3,"sticking_point_cm":null,"time_to_peak_velocity_s":0.21},"#
+    + #""set":1,"set_id":"20261121T041000Z-set1","velocity_loss_pct":null}"#
+  static let statusLine =
+    #"{"class":"status","message":null,"quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
+    + #""source":"replay:squat-5x100.lbs","state":"connected","t":12.5}"#
+  static let setLine =
+    #"{"class":"set","exercise":"squat","load_kg":100,"set":1,"set_id":"20261121T041000Z-set1","start_s":10.5}"#
+
+  @Test func greetsWithVersionOnConnect() async throws {
+    let s = try await ServerUnderTest.start()
+    let path = s.path
+    let greeting = try await offPool { try TestClient(path: path).line() }
+    #expect(greeting == SocketFixtures.versionLine)
+    await s.stop()
+  }
+
+  @Test func watcherReceivesEventsInOrderWithExactJSON() async throws {
+    let s = try await ServerUnderTest.start()
+    let client = try await s.connect()
+    let ack = try await offPool {
+      try client.send(#"{"cmd":"watch"}"# + "\n")
+      return try client.line()
+    }
+    #expect(
+      ack == #"{"class":"ack","classes":["lift","rep","sample","set","status"],"cmd":"watch"}"#)
+
+    s.server.publish(SocketFixtures.setStarted())
+    s.server.publish(SocketFixtures.repEvent(1))
+    s.server.publish(SocketFixtures.lift())
+    s.server.publish(.status(SocketFixtures.status))
+    let lines = try await offPool { try (0..<4).map { _ in try client.line() } }
+
+    #expect(lines[0] == Self.setLine)
+    #expect(lines[1] == Self.rep1Line)
+    #expect(lines[2] == #"{"class":"lift","report":"# + SocketFixtures.report().jsonLine() + "}")
+    #expect(lines[3] == Self.statusLine)
+    // The report inside decodes back to the very report published.
+    struct LiftObject: Decodable { var report: LiftReport }
+    let decoded = try JSONDecoder().decode(LiftObject.self, from: Data(lines[2].utf8))
+    #expect(decoded.report == SocketFixtures.report())
+    await s.stop()
+  }
+
+  @Test func classesNarrowAndEnableFalseUnsubscribes() async throws {
+    let s = try await ServerUnderTest.start()
+    let client = try await s.connect()
+    let ack = try await offPool {
+      try client.send(#"{"cmd":"watch","classes":["rep","lift"]}"# + "\n")
+      return try client.line()
+    }
+    #expect(ack == #"{"class":"ack","classes":["lift","rep"],"cmd":"watch"}"#)
+
+    // Publishing is ordered, so a subscribed event after unsubscribed ones
+    // proves those were considered and skipped.
+    var state = LiveState()
+    state.t = 1
+    s.server.publish(.status(SocketFixtures.status))
+    s.server.publish(SocketFixtures.setStarted())
+    s.server.publish(.sample(state))
+    s.server.publish(SocketFixtures.repEvent(1))
+    s.server.publish(.status(SocketFixtures.status))
+    s.server.publish(SocketFixtures.lift())
+    let narrowed = try await offPool { [try client.line(), try client.line()] }
+    #expect(
+      narrowed == [
+        Self.rep1Line, #"{"class":"lift","report":"# + SocketFixtures.report().jsonLine() + "}",
+      ])
+
+    // A second client on the same event loop (the server's own group has
+    // one) is the witness that the next event has been handed out.
+    let witness = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
+    let off = try await offPool {
+      try client.send(#"{"cmd":"watch","enable":false}"# + "\n")
+      return try client.line()
+    }
+    #expect(off == #"{"class":"ack","classes":[],"cmd":"watch"}"#)
+    s.server.publish(SocketFixtures.repEvent(1))
+    let seen = try await offPool { try witness.line() }
+    #expect(seen == Self.rep1Line)
+    let after = try await offPool {
+      try client.send(#"{"cmd":"version"}"# + "\n")
+      return try client.line()
+    }
+    #expect(after == SocketFixtures.versionLine)
+    await s.stop()
+  }
+
+  static let badCommands: [(line: String, error: String)] = [
+    ("hello", "not a JSON object: commands are one JSON object per line"),
+    (#"{"cmd":"watch""#, "not a JSON object: commands are one JSON object per line"),
+    (#"["watch"]"#, #"a command must be a JSON object, e.g. {\"cmd\":\"watch\"}"#),
+    (#"{"command":"watch"}"#, #"missing \"cmd\""#),
+    (#"{"cmd":5}"#, #"\"cmd\" must be a string"#),
+    (
+      #"{"cmd":"dance"}"#,
+      #"unknown command \"dance\"; known: end_set, set, start_set, status, version, watch"#
+    ),
+    (#"{"cmd":"watch","enable":"yes"}"#, #"\"enable\" must be true or false"#),
+    (#"{"cmd":"watch","enable":1}"#, #"\"enable\" must be true or false"#),
+    (#"{"cmd":"watch","classes":"rep"}"#, #"\"classes\" must be an array of class names"#),
+    (
+      #"{"cmd":"watch","classes":["rep","gps"]}"#,
+      #"unknown class \"gps\"; known: lift, rep, sample, set, status"#
+    ),
+    (#"{"cmd":"watch","clases":["rep"]}"#, #"unknown field \"clases\" for watch"#),
+    (
+      #"{"cmd":"set","exercise":"curl"}"#,
+      #"unknown exercise \"curl\"; known: bench_press, deadlift, overhead_press, squat"#
+    ),
+    (#"{"cmd":"set","exercise":7}"#, #"\"exercise\" must be a string or null"#),
+    (#"{"cmd":"set","load_kg":"100"}"#, #"\"load_kg\" must be a number or null"#),
+    (#"{"cmd":"set","load_kg":-5}"#, #"\"load_kg\" must be a non-negative number"#),
+    (#"{"cmd":"status","verbose":true}"#, #"unknown field \"verbose\" for status"#),
+    ("{\"cmd\":\"ver\u{0}sion\"}", "NUL byte in command"),
+  ]
+
+  @Test func everyBadCommandGetsAnErrorAndTheConnectionStillAnswers() async throws {
+    let s = try await ServerUnderTest.start()
+    let client = try await s.connect()
+    for bad in Self.badCommands {
+      let replies = try await offPool {
+        try client.send(bad.line + "\n" + #"{"cmd":"version"}"# + "\n")
+        return [try client.line(), try client.line()]
+      }
+      #expect(
+        replies == [
+          #"{"class":"error","message":""# + bad.error + #""}"#, SocketFixtures.versionLine,
+        ],
+        "\(bad.line)")
+    }
+    // Invalid UTF-8 is not JSON either.
+    let utf8 = try await offPool {
+      try client.send([0x7B, 0xFF, 0xFE, 0x7D, 0x0A])
+      return try client.line()
+    }
+    #expect(
+      utf8
+        == #"{"class":"error","message":"not a JSON object: commands are one JSON object per line"}"#
+    )
+    #expect(s.daemon.commands.isEmpty)
+    await s.stop()
+  }
+
+  @Test func overlongLineIsReportedAtOnceAndDiscardedUpToItsNewline() async throws {
+    let s = try await ServerUnderTest.start { $0.maxCommandBytes = 64 }
+    let client = try await s.connect()
+    let expected =
+      #"{"class":"error","message":"command longer than 64 bytes; discarded up to its newline"}"#
+    // Reported before the line even ends.
+    let early = try await offPool {
+      try client.send(#"{"cmd":"version","x":""# + String(repeating: "x", count: 200))
+      return try client.line()
+    }
+    #expect(early == expected)
+    // The rest of that line, however long, is dropped; the next line counts.
+    let after = try await offPool {
+      try client.send(
+        String(repeating: "y", count: 10_000) + #""}"# + "\n" + #"{"cmd":"version"}"# + "\n")
+      return try client.line()
+    }
+    #expect(after == SocketFixtures.versionLine)
+    // Exactly at the bound is fine; one byte over is not.
+    let bound = try await offPool {
+      let exact = #"{"cmd":"version"}"# + String(repeating: " ", count: 64 - 17)
+      try client.send(exact + "\r\n" + exact + " \n")
+      return [try client.line(), try client.line()]
+    }
+    #expect(bound == [SocketFixtures.versionLine, expected])
+    await s.stop()
+  }
+
+  @Test func halfAnObjectStallsNobodyElse() async throws {
+    let s = try await ServerUnderTest.start()
+    let stalled = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
+    try await offPool { try stalled.send(#"{"cmd":"sta"#) }
+    let other = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
+    let status = try await offPool {
+      try other.send(#"{"cmd":"status"}"# + "\n")
+      return try other.line()
+    }
+    #expect(status == Self.statusLine)
+    s.server.publish(SocketFixtures.repEvent(1))
+    let rep = try await offPool { try other.line() }
+    #expect(rep == Self.rep1Line)
+    // The half-sent command, once finished, is answered after the event it
+    // was waiting behind.
+    let finished = try await offPool {
+      try stalled.send(#"tus"}"# + "\n")
+      return [try stalled.line(), try stalled.line()]
+    }
+    #expect(finished == [Self.rep1Line, Self.statusLine])
+    await s.stop()
+  }
+
+  @Test func clientThatNeverFinishesALineIsDisconnectedAfterTheTimeout() async throws {
+    let s = try await ServerUnderTest.start { $0.partialCommandTimeout = .milliseconds(300) }
+    let client = try await s.connect()
+    let lines = try await offPool {
+      try client.send(#"{"cmd":"#)
+      return try client.linesUntilEOF()
+    }
+    #expect(
+      lines == [#"{"class":"error","message":"command not finished within 0.3 s; disconnecting"}"#])
+    await s.stop()
+  }
+
+  @Test func setStartSetEndSetReachTheDaemonAndAreAcknowledged() async throws {
+    let s = try await ServerUnderTest.start()
+    let client = try await s.connect()
+    let replies = try await offPool {
+      try client.send(
+        #"{"cmd":"set","exercise":"bench_press","load_kg":82.5}"# + "\n" + #"{"cmd":"start_set"}"#
+          + "\n"
+          + #"{"cmd":"end_set"}"# + "\n" + #"{"cmd":"set","exercise":null}"# + "\n")
+      return try (0..<4).map { _ in try client.line() }
+    }
+    #expect(
+      replies == [
+        #"{"class":"ack","cmd":"set"}"#, #"{"class":"ack","cmd":"start_set"}"#,
+        #"{"class":"ack","cmd":"end_set"}"#,
+        #"{"class":"ack","cmd":"set"}"#,
+      ])
+    #expect(
+      s.daemon.commands == [
+        .setNext(exercise: .benchPress, loadKg: 82.5), .startSet, .endSet,
+        .setNext(exercise: nil, loadKg: nil),
+      ])
+
+    s.daemon.fail(with: "no set in progress")
+    let refused = try await offPool {
+      try client.send(#"{"cmd":"end_set"}"# + "\n")
+      return try client.line()
+    }
+    #expect(refused == #"{"class":"error","message":"no set in progress"}"#)
+    await s.stop()
+  }
+
+  @Test func slowSubscriberIsDroppedWhileANormalOneGetsEveryEvent() async throws {
+    let s = try await ServerUnderTest.start { $0.clientBufferBytes = 64 * 1024 }
+    let stuck = try await s.connect(watch: #"{"cmd":"watch"}"#)
+    let normal = try await s.connect(watch: #"{"cmd":"watch"}"#)
+    #expect(s.server.connectedClients == 2)
+    let count = 3000
+    let reader = Task {
+      try await offPool { try (0..<count).map { _ in try normal.line() } }
+    }
+    for i in 1...count {
+      s.server.publish(SocketFixtures.repEvent(i))
+      if i % 20 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+    }
+    let received = try await reader.value
+    #expect(received.count == count)
+    let indexes = received.map { line -> Int in
+      struct Rep: Decodable {
+        struct R: Decodable { var index: Int }
+        var rep: R
+      }
+      return (try? JSONDecoder().decode(Rep.self, from: Data(line.utf8)).rep.index) ?? -1
+    }
+    #expect(indexes == Array(1...count))
+    #expect(await eventually { s.server.connectedClients == 1 })
+    // What the stuck client had been sent before it was dropped is still
+    // readable, then the stream ends: it was disconnected.
+    let leftovers = try await offPool { try stuck.linesUntilEOF() }
+    #expect(leftovers.count < count)
+    await s.stop()
+  }
+
+  @Test func twoHundredSubscribersAllReceiveAnEvent() async throws {
+    let s = try await ServerUnderTest.start()
+    let path = s.path
+    let clients = try await offPool {
+      try (0..<200).map { _ in
+        let client = try TestClient(path: path)
+        try client.send(#"{"cmd":"watch","classes":["rep"]}"# + "\n")
+        return client
+      }
+    }
+    let acks = try await offPool { try clients.map { [try $0.line(), try $0.line()] } }
+    #expect(
+      acks.allSatisfy {
+        $0 == [SocketFixtures.versionLine, #"{"class":"ack","classes":["rep"],"cmd":"watch"}"#]
+      })
+    #expect(s.server.connectedClients == 200)
+    s.server.publish(SocketFixtures.repEvent(1))
+    let reps = try await offPool { try clients.map { try $0.line() } }
+    #expect(reps.count == 200)
+    #expect(reps.allSatisfy { $0 == Self.rep1Line })
+    await s.stop()
+  }
+
+  @Test func connectionsBeyondMaxClientsAreToldAndClosed() async throws {
+    let s = try await ServerUnderTest.start { $0.maxClients = 2 }
+    let a = try await s.connect()
+    let b = try await s.connect()
+    let path = s.path
+    let third = try await offPool { try TestClient(path: path).linesUntilEOF() }
+    #expect(third == [#"{"class":"error","message":"too many clients (2)"}"#])
+    _ = (a, b)
+    await s.stop()
+  }
+
+  @Test func samplesAreRateLimitedPerClient() async throws {
+    let s = try await ServerUnderTest.start { $0.sampleMaxHz = 10 }
+    let client = try await s.connect(watch: #"{"cmd":"watch","classes":["sample","rep"]}"#)
+    for i in 0..<50 {
+      var state = LiveState()
+      state.t = Double(i) / 100
+      state.heightCm = 80
+      s.server.publish(.sample(state))
+    }
+    s.server.publish(SocketFixtures.repEvent(1))
+    let burst = try await offPool { [try client.line(), try client.line()] }
+    #expect(
+      burst == [
+        #"{"class":"sample","height_cm":80,"pitch_deg":null,"roll_deg":null,"t":0,"velocity_mps":null}"#,
+        Self.rep1Line,
+      ])
+    try await Task.sleep(for: .milliseconds(150))
+    var later = LiveState()
+    later.t = 2
+    s.server.publish(.sample(later))
+    let next = try await offPool { try client.line() }
+    #expect(
+      next
+        == #"{"class":"sample","height_cm":null,"pitch_deg":null,"roll_deg":null,"t":2,"velocity_mps":null}"#
+    )
+    await s.stop()
+  }
+
+  @Test func shutdownSendsFinalStatusToEveryClientAndRemovesTheSocket() async throws {
+    let s = try await ServerUnderTest.start()
+    let watcher = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
+    let idle = try await s.connect()
+    var final = SocketFixtures.status
+    final.state = .stopping
+    final.message = "SIGTERM"
+    await s.server.shutdown(finalStatus: final)
+    let expected =
+      #"{"class":"status","message":"SIGTERM","quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
+      + #""source":"replay:squat-5x100.lbs","state":"stopping","t":12.5}"#
+    let watcherLines = try await offPool { try watcher.linesUntilEOF() }
+    let idleLines = try await offPool { try idle.linesUntilEOF() }
+    #expect(watcherLines == [expected])
+    #expect(idleLines == [expected])
+    #expect(access(s.path, F_OK) != 0)
+  }
+}
+
+/// The socket file: stale leftovers, foreign files, permissions.
+@Suite("Socket file", .serialized)
+struct SocketFileTests {
+  @Test func staleSocketFromACrashIsReplaced() async throws {
+    let path = temporarySocketPath()
+    try leaveStaleSocket(at: path)
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
+    let s = try await ServerUnderTest.start(path: path)
+    let greeting = try await offPool { try TestClient(path: path).line() }
+    #expect(greeting == SocketFixtures.versionLine)
+    await s.stop()
+  }
+
+  @Test func liveSocketIsNotStolen() async throws {
+    let first = try await ServerUnderTest.start()
+    await #expect(throws: SocketServerError.inUse(path: first.path)) {
+      _ = try await ServerUnderTest.start(path: first.path)
+    }
+    let greeting = try await offPool { [path = first.path] in try TestClient(path: path).line() }
+    #expect(greeting == SocketFixtures.versionLine)
+    await first.stop()
+  }
+
+  @Test func pathThatIsNotASocketIsRefused() async throws {
+    let path = temporarySocketPath()
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    await #expect(throws: SocketServerError.notASocket(path: path)) {
+      _ = try await ServerUnderTest.start(path: path)
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious")
+    #expect(
+      SocketServerError.notASocket(path: path).description
+        == "\(path) exists and is not a socket; refusing to replace it (remove it or choose another path)"
+    )
+  }
+
+  @Test(arguments: [mode_t(0o660), 0o600])
+  func modeIsApplied(mode: mode_t) async throws {
+    let s = try await ServerUnderTest.start { $0.mode = mode }
+    var info = stat()
+    #expect(lstat(s.path, &info) == 0)
+    #expect(info.st_mode & 0o777 == mode)
+    await s.stop()
+  }
+
+  @Test func unknownGroupIsAnErrorAndLeavesNoSocketBehind() async throws {
+    let path = temporarySocketPath()
+    await #expect(throws: SocketServerError.unknownGroup("no-such-group-lb")) {
+      _ = try await ServerUnderTest.start(path: path) { $0.group = "no-such-group-lb" }
+    }
+    #expect(access(path, F_OK) != 0)
+  }
+
+  /// Binds a socket and closes it without unlinking, as a crash would.
+  private func leaveStaleSocket(at path: String) throws {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      let bytes = Array(path.utf8)
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard result == 0 else { throw TestClient.Failure(description: "bind: \(errno)") }
+  }
+}
