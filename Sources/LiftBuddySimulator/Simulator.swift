@@ -1,1 +1,62 @@
-public enum Simulator {}
+/// A simulated recording and what really happened in it.
+public struct SimulatedStream: Sendable {
+  /// The `.lbs` file's bytes.
+  public var bytes: [UInt8]
+  public var truth: Truth
+  /// The nominal sonar rate written in the header.
+  public var rateHz: Double
+}
+
+/// The deterministic stream simulator: the bar's true trajectory, then the
+/// sensors, then the transport. The same request always gives the same
+/// bytes and the same truth, on any machine.
+public enum Simulator {
+  /// Sonar rates of HC-SR04 clips in the wild: slower ones wait out echoes
+  /// from 4 m, faster ones stop listening early.
+  public static let rateHz: ClosedRange<Int> = 15...40
+
+  public static func run(_ request: SimulationRequest) -> SimulatedStream {
+    // Each aspect has its own generator so that, say, a new transport rule
+    // leaves the trajectory of every seed untouched.
+    var planner = SessionPlanner(request: request)
+    let plan = planner.plan()
+    var attitudeRng = SeededRandom(seed: request.seed, stream: 2)
+    var sensorRng = SeededRandom(seed: request.seed, stream: 3)
+    var transportRng = SeededRandom(seed: request.seed, stream: 4)
+    var clipRng = SeededRandom(seed: request.seed, stream: 5)
+
+    let rate = request.rateHz ?? Double(clipRng.integer(rateHz))
+    let imu = ImuModel(plan: plan, rng: &attitudeRng)
+    var log = FaultLog()
+    var sonar = SonarModel(
+      noise: request.noise, allowsDropouts: request.transport != .raw, rng: &sensorRng)
+    var clip = ClipEmitter(nominalRateHz: rate, rng: &clipRng)
+    let lines = clip.emit(
+      plan: plan, sonar: &sonar, imu: imu, noise: request.noise,
+      avoidSonarGarbage: request.transport == .raw,
+      rng: &sensorRng, log: &log)
+    let times = TransportModel.receiveTimes(
+      for: lines, transport: request.transport, noise: request.noise, durationS: plan.durationS,
+      rng: &transportRng, log: &log)
+    let bytes = StreamWriter.write(
+      header: .init(
+        exercise: request.exercise.rawValue, loadKg: request.loadKg, transport: request.transport,
+        rateHz: rate,
+        seed: request.seed),
+      lines: lines, receiveTimes: times)
+
+    let clock = StreamClock(
+      sonarTimes: request.transport == .raw ? clip.sonarTimes : nil, nominalRateHz: rate)
+    let builder = TruthBuilder(trajectory: plan.trajectory, imu: imu, clock: clock)
+    let truth = Truth(
+      stream: request.streamName, seed: request.seed, transport: request.transport.rawValue,
+      noise: request.noise.rawValue,
+      sets: plan.sets.map { builder.set($0, exercise: request.exercise.rawValue) },
+      nonReps: plan.nonReps.map {
+        NonRepPlan(
+          kind: $0.kind, startS: FixedDecimal.round(clock.map($0.startS), 3),
+          endS: FixedDecimal.round(clock.map($0.endS), 3))
+      }, faults: log)
+    return SimulatedStream(bytes: bytes, truth: truth, rateHz: rate)
+  }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import LiftBuddyCore
+
+/// The bar's whole session as planned: its true trajectory and what each
+/// stretch of it was meant to be.
+public struct SessionPlan: Sendable {
+  public var profile: ExerciseProfile
+  public var trajectory: BarTrajectory
+  public var sets: [SetPlan]
+  public var nonReps: [NonRepPlan]
+  /// When the recording stops, in sample-clock seconds.
+  public var durationS: Double
+}
+
+/// Lays out a session move by move on the sample clock: idle, set-up, reps,
+/// re-rack, rest, and again. Every figure drawn here is a range a coach
+/// would recognise; the reasons sit beside the constants.
+struct SessionPlanner {
+  /// Bar racked before the lifter touches it, at the start of the recording.
+  static let leadInS: ClosedRange<Double> = 2...5
+  /// After the last set, before the recording stops.
+  static let leadOutS: ClosedRange<Double> = 3...8
+  static let restBetweenSetsS: ClosedRange<Double> = 60...180
+  /// How far the bar rises when it leaves the hooks (and falls back onto them).
+  static let rackLiftCm: ClosedRange<Double> = 3...8
+  static let rackMoveS: ClosedRange<Double> = 0.6...1.2
+  static let walkOutS: ClosedRange<Double> = 2...4
+  static let walkWobbleCm: ClosedRange<Double> = 1...2
+  static let adjustmentCm: ClosedRange<Double> = 2...6
+  static let eccentricS: ClosedRange<Double> = 0.8...2.5
+  static let bottomPauseS: ClosedRange<Double> = 0.3...1.5
+  static let topPauseS: ClosedRange<Double> = 0.3...3
+  /// A bounce: the lowering and the drive overlap by this long, so velocity
+  /// passes through zero with the acceleration still high.
+  static let bounceOverlapS: ClosedRange<Double> = 0.06...0.2
+  /// Velocity lost per rep to fatigue.
+  static let fatiguePerRep: ClosedRange<Double> = 0.02...0.08
+  static let grinderVelocityMps: ClosedRange<Double> = 0.15...0.3
+  /// Rep-to-rep depth variation (1 σ, cm) and its bound.
+  static let romJitterCm = 1.0
+  static let romJitterLimitCm = 3.0
+  /// Chance of a re-grip dip in a top pause long enough for one.
+  static let adjustmentBetweenRepsChance = 0.12
+
+  let request: SimulationRequest
+  let profile: ExerciseProfile
+  private var rng: SeededRandom
+  private var pulses: [VelocityPulse] = []
+  private var nonReps: [NonRepPlan] = []
+  private var sets: [SetPlan] = []
+  private var t = 0.0
+
+  init(request: SimulationRequest) {
+    self.request = request
+    profile = .of(request.exercise)
+    rng = SeededRandom(seed: request.seed, stream: 1)
+  }
+
+  mutating func plan() -> SessionPlan {
+    let restHeight = rng.uniform(profile.restHeightCm)
+    let romBase = rng.uniform(profile.romCm)
+    let rackLift = rng.uniform(Self.rackLiftCm)
+    let usesHooks = request.rackMoves && profile.isRacked
+    let lifterVelocity = min(
+      max(
+        profile.firstRepVelocity(loadKg: request.loadKg) * (1 + 0.06 * rng.gaussian()),
+        ExerciseProfile.firstRepVelocityMps.lowerBound),
+      ExerciseProfile.firstRepVelocityMps.upperBound)
+
+    t = rng.uniform(Self.leadInS)
+    for setIndex in 0..<max(request.sets, 0) {
+      if setIndex > 0 {
+        let rest = rng.uniform(Self.restBetweenSetsS)
+        nonReps.append(NonRepPlan(kind: .rest, startS: t, endS: t + rest))
+        t += rest
+      }
+      if usesHooks { unrack(rackLift) } else if request.rackMoves { deadliftSetUp() }
+      hold(rng.uniform(1...2.5))
+      // Later sets start a little slower: the lifter is not fully recovered.
+      let firstVelocity = lifterVelocity * (1 - 0.03 * Double(setIndex))
+      let reps =
+        profile.exercise.isEccentricFirst
+        ? eccentricFirstSet(romBase: romBase, firstVelocity: firstVelocity)
+        : concentricFirstSet(romBase: romBase, firstVelocity: firstVelocity)
+      sets.append(SetPlan(loadKg: request.loadKg, reps: reps))
+      if usesHooks {
+        rerack(rackLift)
+      } else if request.rackMoves, profile.exercise == .deadlift {
+        settle()
+      }
+    }
+    t += rng.uniform(Self.leadOutS)
+    let base = usesHooks ? restHeight - rackLift : restHeight
+    return SessionPlan(
+      profile: profile, trajectory: BarTrajectory(baseHeightCm: base, pulses: pulses), sets: sets,
+      nonReps: nonReps, durationS: t)
+  }
+
+  // MARK: Sets
+
+  private mutating func eccentricFirstSet(romBase: Double, firstVelocity: Double) -> [RepPlan] {
+    let fatigue = rng.uniform(Self.fatiguePerRep)
+    var reps: [RepPlan] = []
+    for i in 1...max(request.reps, 1) {
+      let rom = repRom(romBase)
+      let eccentric = pulse(at: t, displacement: -rom, duration: rng.uniform(Self.eccentricS))
+      pulses.append(eccentric)
+      let grinder = request.grinder && i == request.reps
+      let velocity = repVelocity(first: firstVelocity, fatigue: fatigue, index: i, grinder: grinder)
+      let concentric = concentricPulses(rom: rom, velocity: velocity, grinder: grinder)
+      let start = bottomTurn(after: eccentric, before: concentric[0])
+      let shifted = concentric.map { shiftedPulse($0, by: start) }
+      pulses.append(contentsOf: shifted)
+      let end = shifted.map(\.end).max() ?? start
+      reps.append(
+        RepPlan(
+          index: i, eccentricStart: eccentric.start, concentricPulseStart: start,
+          concentricPulseEnd: end,
+          trailingEccentricEnd: nil, isGrinder: grinder))
+      t = end
+      if i < request.reps { topPause() }
+    }
+    hold(rng.uniform(0.5...2))
+    return reps
+  }
+
+  private mutating func concentricFirstSet(romBase: Double, firstVelocity: Double) -> [RepPlan] {
+    let fatigue = rng.uniform(Self.fatiguePerRep)
+    var reps: [RepPlan] = []
+    var previousEccentric: VelocityPulse?
+    for i in 1...max(request.reps, 1) {
+      let rom = repRom(romBase)
+      let grinder = request.grinder && i == request.reps
+      let velocity = repVelocity(first: firstVelocity, fatigue: fatigue, index: i, grinder: grinder)
+      let concentric = concentricPulses(rom: rom, velocity: velocity, grinder: grinder)
+      let start = previousEccentric.map { bottomTurn(after: $0, before: concentric[0]) } ?? t
+      let shifted = concentric.map { shiftedPulse($0, by: start) }
+      pulses.append(contentsOf: shifted)
+      let end = shifted.map(\.end).max() ?? start
+      let lockout = rng.uniform(Self.topPauseS)
+      let eccentric = pulse(
+        at: end + lockout, displacement: -rom, duration: rng.uniform(Self.eccentricS))
+      pulses.append(eccentric)
+      reps.append(
+        RepPlan(
+          index: i, eccentricStart: nil, concentricPulseStart: start, concentricPulseEnd: end,
+          trailingEccentricEnd: eccentric.end, isGrinder: grinder))
+      previousEccentric = eccentric
+      t = eccentric.end
+    }
+    hold(rng.uniform(0.5...2))
+    return reps
+  }
+
+  // MARK: Reps
+
+  private mutating func repRom(_ base: Double) -> Double {
+    let jitter = min(
+      max(Self.romJitterCm * rng.gaussian(), -Self.romJitterLimitCm), Self.romJitterLimitCm)
+    return base + jitter
+  }
+
+  private mutating func repVelocity(first: Double, fatigue: Double, index: Int, grinder: Bool)
+    -> Double
+  {
+    if grinder { return rng.uniform(Self.grinderVelocityMps) }
+    let faded = first * pow(1 - fatigue, Double(index - 1))
+    return max(faded * (1 + 0.02 * rng.gaussian()), Self.grinderVelocityMps.upperBound)
+  }
+
+  /// The drive, starting at time 0 (the caller shifts it into place). A
+  /// grinder is two overlapping pushes: the first dies out before the
+  /// second has built up, which is what a sticking point looks like.
+  private mutating func concentricPulses(rom: Double, velocity: Double, grinder: Bool)
+    -> [VelocityPulse]
+  {
+    let duration = rom / 100 / velocity
+    guard grinder else { return [pulse(at: 0, displacement: rom, duration: duration)] }
+    let firstShare = rng.uniform(0.3...0.45)
+    let firstDuration = duration * rng.uniform(0.3...0.4)
+    let secondStart = firstDuration * rng.uniform(0.55...0.75)
+    let first = VelocityPulse(
+      start: 0, duration: firstDuration, displacementCm: rom * firstShare, rise: 0.4, fall: 0.5)
+    let second = VelocityPulse(
+      start: secondStart, duration: duration - secondStart, displacementCm: rom * (1 - firstShare),
+      rise: rng.uniform(0.4...0.5), fall: 0.45)
+    return [first, second]
+  }
+
+  /// When the drive starts: after a pause, or before the lowering has quite
+  /// finished (a bounce), never overlapping more than the two ramps allow.
+  private mutating func bottomTurn(after eccentric: VelocityPulse, before drive: VelocityPulse)
+    -> Double
+  {
+    if request.paused { return eccentric.end + rng.uniform(Self.bottomPauseS) }
+    let room = 0.8 * min(eccentric.fall * eccentric.duration, drive.rise * drive.duration)
+    return eccentric.end - min(rng.uniform(Self.bounceOverlapS), room)
+  }
+
+  private mutating func topPause() {
+    let pause = rng.uniform(Self.topPauseS)
+    if request.rackMoves, pause > 1.5, rng.chance(Self.adjustmentBetweenRepsChance) {
+      let start = t + 0.3
+      t = start
+      dipAndReturn(rng.uniform(Self.adjustmentCm), kind: .adjustment)
+      t = max(t, start + pause - 0.3)
+    } else {
+      hold(pause)
+    }
+  }
+
+  // MARK: Moves that are not reps
+
+  private mutating func unrack(_ lift: Double) {
+    let start = t
+    move(by: lift, over: rng.uniform(Self.rackMoveS))
+    nonReps.append(NonRepPlan(kind: .unrack, startS: start, endS: t))
+    if profile.hasWalkOut { wobble(kind: .walkOut) }
+  }
+
+  private mutating func rerack(_ lift: Double) {
+    if profile.hasWalkOut { wobble(kind: .walkIn) }
+    hold(rng.uniform(0.2...0.8))
+    let start = t
+    move(by: -lift, over: rng.uniform(Self.rackMoveS))
+    nonReps.append(NonRepPlan(kind: .rerack, startS: start, endS: t))
+  }
+
+  /// A deadlifter often breaks the bar off the floor and sets it back while
+  /// finding the grip.
+  private mutating func deadliftSetUp() {
+    guard rng.chance(0.6) else { return }
+    dipAndReturn(-rng.uniform(Self.adjustmentCm), kind: .adjustment)
+  }
+
+  /// Bumper plates bounce once or twice when the bar is dropped to the floor.
+  private mutating func settle() {
+    let start = t
+    var height = rng.uniform(0.8...2.5)
+    for _ in 0..<rng.integer(1...2) {
+      let up = rng.uniform(0.1...0.18)
+      move(by: height, over: up)
+      move(by: -height, over: up)
+      height *= 0.4
+    }
+    nonReps.append(NonRepPlan(kind: .settle, startS: start, endS: t))
+    hold(rng.uniform(0.5...1.5))
+  }
+
+  /// Steps with the bar: small vertical wobble that ends where it began.
+  private mutating func wobble(kind: NonRepPlan.Kind) {
+    let start = t
+    let steps = rng.integer(3...6)
+    let stepS = rng.uniform(Self.walkOutS) / Double(steps)
+    var offset = 0.0
+    for step in 0..<steps {
+      let target = step == steps - 1 ? 0 : rng.sign() * rng.uniform(Self.walkWobbleCm)
+      move(by: target - offset, over: stepS)
+      offset = target
+    }
+    nonReps.append(NonRepPlan(kind: kind, startS: start, endS: t))
+  }
+
+  /// Down `depth` and back (negative: up and back).
+  private mutating func dipAndReturn(_ depth: Double, kind: NonRepPlan.Kind) {
+    let start = t
+    move(by: -depth, over: rng.uniform(0.3...0.6))
+    hold(rng.uniform(0...0.3))
+    move(by: depth, over: rng.uniform(0.3...0.6))
+    nonReps.append(NonRepPlan(kind: kind, startS: start, endS: t))
+  }
+
+  // MARK: Primitives
+
+  private mutating func hold(_ seconds: Double) { t += seconds }
+
+  private mutating func move(by cm: Double, over seconds: Double) {
+    pulses.append(
+      VelocityPulse(start: t, duration: seconds, displacementCm: cm, rise: 0.5, fall: 0.5))
+    t += seconds
+  }
+
+  /// A lift's pulse, with the peak-to-mean ratio drawn between 1.43 and 2
+  /// (the accelerating and braking fractions together 0.6–1).
+  private mutating func pulse(at start: Double, displacement: Double, duration: Double)
+    -> VelocityPulse
+  {
+    let rise = rng.uniform(0.25...0.5)
+    let fall = rng.uniform(max(0.3, 0.6 - rise)...min(0.5, 1 - rise))
+    return VelocityPulse(
+      start: start, duration: duration, displacementCm: displacement, rise: rise, fall: fall)
+  }
+
+  private func shiftedPulse(_ p: VelocityPulse, by offset: Double) -> VelocityPulse {
+    var p = p
+    p.start += offset
+    return p
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The HC-SR04 as the clip reads it: bar height plus the clip's mounting
+/// offset, Gaussian noise, rounding to the clip's print format, and the
+/// faults real ultrasonic rangers produce in a gym.
+struct SonarModel {
+  /// The sensor sits a little above or below the bar's axis.
+  static let clipOffsetCm: ClosedRange<Double> = -3...3
+  static let spikyRegionLength: ClosedRange<Int> = 2...8
+  static let stuckLength: ClosedRange<Int> = 3...10
+  static let dropoutS: ClosedRange<Double> = 0.1...0.6
+  /// What an HC-SR04 library prints when no echo returns in time.
+  static let noEchoCm: ClosedRange<Double> = 400...450
+
+  let noise: NoiseLevel
+  let clipOffset: Double
+  /// 0 (integers, as the original clip) or 1.
+  let decimals: Int
+  /// Raw captures are timed by counting `s:` lines, so a missing line would
+  /// shift every later time: the clip never skips a line there.
+  let allowsDropouts: Bool
+
+  private var spikyLeft = 0
+  private var stuckLeft = 0
+  private var dropoutUntil = -Double.infinity
+  private var lastPrinted: String?
+
+  init(noise: NoiseLevel, allowsDropouts: Bool, rng: inout SeededRandom) {
+    self.noise = noise
+    self.allowsDropouts = allowsDropouts
+    clipOffset = rng.uniform(Self.clipOffsetCm)
+    decimals = rng.chance(0.25) ? 1 : 0
+  }
+
+  /// The `s:` line for a sample of true height `heightCm` taken at `t`, or
+  /// nil when the sample is lost.
+  mutating func line(heightCm: Double, at t: Double, rng: inout SeededRandom, log: inout FaultLog)
+    -> String?
+  {
+    log.sonarSamples += 1
+    if t < dropoutUntil {
+      log.droppedSamples += 1
+      return nil
+    }
+    let rates = noise.faultRates
+    let value: String
+    if spikyLeft > 0 {
+      spikyLeft -= 1
+      log.spikyRegionSamples += 1
+      value = format(badDistance(heightCm, rng: &rng))
+    } else if stuckLeft > 0, let last = lastPrinted {
+      stuckLeft -= 1
+      log.stuckSamples += 1
+      value = last
+    } else if allowsDropouts, rng.chance(rates.dropout) {
+      log.dropouts += 1
+      log.droppedSamples += 1
+      dropoutUntil = t + rng.uniform(Self.dropoutS)
+      return nil
+    } else if rng.chance(rates.spikyRegion) {
+      log.spikyRegions += 1
+      log.spikyRegionSamples += 1
+      spikyLeft = rng.integer(Self.spikyRegionLength) - 1
+      value = format(badDistance(heightCm, rng: &rng))
+    } else if lastPrinted != nil, rng.chance(rates.stuck) {
+      log.stuckRuns += 1
+      log.stuckSamples += 1
+      stuckLeft = rng.integer(Self.stuckLength) - 1
+      value = lastPrinted ?? "0"
+    } else if rng.chance(rates.spike) {
+      log.spikes += 1
+      value = format(badDistance(heightCm, rng: &rng))
+    } else {
+      value = format(heightCm + clipOffset + noise.sonarSigmaCm * rng.gaussian())
+    }
+    lastPrinted = value
+    return "s:" + value
+  }
+
+  /// A reading that has nothing to do with the bar's height: no echo, a
+  /// zero, the lifter's foot or a plate rim under the clip, or a multipath
+  /// echo anywhere in range.
+  private func badDistance(_ heightCm: Double, rng: inout SeededRandom) -> Double {
+    switch rng.integer(0...4) {
+    case 0: return 0
+    case 1: return rng.uniform(Self.noEchoCm)
+    case 2: return heightCm * rng.uniform(0.15...0.6)
+    case 3: return rng.uniform(5...25)
+    default: return rng.uniform(2...300)
+    }
+  }
+
+  private func format(_ cm: Double) -> String {
+    FixedDecimal.format(max(cm, 0), decimals: decimals)
+  }
+}

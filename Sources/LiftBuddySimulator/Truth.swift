@@ -1,0 +1,144 @@
+/// What really happened in a stream (`<stream>.truth.json`): the sets and
+/// reps the analysis should find, on the stream's own clock, and the
+/// movements it should not count.
+public struct Truth: Codable, Sendable, Equatable {
+  public static let formatID = "liftbuddy-truth 1"
+
+  public var format: String = Truth.formatID
+  public var stream: String
+  /// Absent for hand-made streams.
+  public var seed: UInt64?
+  public var transport: String?
+  public var noise: String?
+  public var sets: [TruthSet]
+  public var nonReps: [NonRepPlan]
+  /// What the simulator did to the stream; absent for hand-made streams.
+  public var faults: FaultLog?
+
+  public init(
+    stream: String, seed: UInt64?, transport: String?, noise: String?, sets: [TruthSet],
+    nonReps: [NonRepPlan], faults: FaultLog?
+  ) {
+    self.stream = stream
+    self.seed = seed
+    self.transport = transport
+    self.noise = noise
+    self.sets = sets
+    self.nonReps = nonReps
+    self.faults = faults
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case format, stream, seed, transport, noise, sets
+    case nonReps = "non_reps"
+    case faults
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(format, forKey: .format)
+    try c.encode(stream, forKey: .stream)
+    try c.encode(seed, forKey: .seed)
+    try c.encode(transport, forKey: .transport)
+    try c.encode(noise, forKey: .noise)
+    try c.encode(sets, forKey: .sets)
+    try c.encode(nonReps, forKey: .nonReps)
+    try c.encodeIfPresent(faults, forKey: .faults)
+  }
+}
+
+/// One set as performed.
+public struct TruthSet: Codable, Sendable, Equatable {
+  public var exercise: String?
+  public var loadKg: Double?
+  /// From the first rep's first movement to the last rep's last, on the
+  /// stream clock: what a report's `start_s`…`end_s` should overlap.
+  public var startS: Double
+  public var endS: Double
+  public var reps: [TruthRep]
+
+  public init(exercise: String?, loadKg: Double?, startS: Double, endS: Double, reps: [TruthRep]) {
+    self.exercise = exercise
+    self.loadKg = loadKg
+    self.startS = startS
+    self.endS = endS
+    self.reps = reps
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case exercise
+    case loadKg = "load_kg"
+    case startS = "start_s"
+    case endS = "end_s"
+    case reps
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(exercise, forKey: .exercise)
+    try c.encode(loadKg, forKey: .loadKg)
+    try c.encode(startS, forKey: .startS)
+    try c.encode(endS, forKey: .endS)
+    try c.encode(reps, forKey: .reps)
+  }
+}
+
+/// One rep, measured on the noise-free trajectory (contract §4).
+public struct TruthRep: Codable, Sendable, Equatable {
+  public var index: Int
+  public var concentricStartS: Double
+  public var concentricEndS: Double
+  public var romCm: Double
+  public var meanVelocityMps: Double
+  public var peakVelocityMps: Double
+  public var eccentricStartS: Double?
+  public var stickingPointCm: Double?
+  public var maxAbsPitchDeg: Double?
+  public var maxAbsRollDeg: Double?
+
+  public init(
+    index: Int, concentricStartS: Double, concentricEndS: Double, romCm: Double,
+    meanVelocityMps: Double,
+    peakVelocityMps: Double, eccentricStartS: Double?, stickingPointCm: Double?,
+    maxAbsPitchDeg: Double?,
+    maxAbsRollDeg: Double?
+  ) {
+    self.index = index
+    self.concentricStartS = concentricStartS
+    self.concentricEndS = concentricEndS
+    self.romCm = romCm
+    self.meanVelocityMps = meanVelocityMps
+    self.peakVelocityMps = peakVelocityMps
+    self.eccentricStartS = eccentricStartS
+    self.stickingPointCm = stickingPointCm
+    self.maxAbsPitchDeg = maxAbsPitchDeg
+    self.maxAbsRollDeg = maxAbsRollDeg
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case index
+    case concentricStartS = "concentric_start_s"
+    case concentricEndS = "concentric_end_s"
+    case romCm = "rom_cm"
+    case meanVelocityMps = "mean_velocity_mps"
+    case peakVelocityMps = "peak_velocity_mps"
+    case eccentricStartS = "eccentric_start_s"
+    case stickingPointCm = "sticking_point_cm"
+    case maxAbsPitchDeg = "max_abs_pitch_deg"
+    case maxAbsRollDeg = "max_abs_roll_deg"
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(index, forKey: .index)
+    try c.encode(concentricStartS, forKey: .concentricStartS)
+    try c.encode(concentricEndS, forKey: .concentricEndS)
+    try c.encode(romCm, forKey: .romCm)
+    try c.encode(meanVelocityMps, forKey: .meanVelocityMps)
+    try c.encode(peakVelocityMps, forKey: .peakVelocityMps)
+    try c.encode(eccentricStartS, forKey: .eccentricStartS)
+    try c.encode(stickingPointCm, forKey: .stickingPointCm)
+    try c.encode(maxAbsPitchDeg, forKey: .maxAbsPitchDeg)
+    try c.encode(maxAbsRollDeg, forKey: .maxAbsRollDeg)
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import LiftBuddyCore
+import LiftBuddySimulator
+import Testing
+
+/// The analysis against every curated stream with a truth file in
+/// SampleStreams/: the targets the product is judged by. These fail until
+/// the analyzer is good enough, and that failure is the honest answer.
+@Suite("Accuracy on SampleStreams")
+struct AccuracyTests {
+  /// The package root, from this file's place in Tests/LiftBuddySimulatorTests/.
+  static let sampleStreams = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("SampleStreams")
+
+  static func streamsWithTruth() throws -> [URL] {
+    try FileManager.default.contentsOfDirectory(at: sampleStreams, includingPropertiesForKeys: nil)
+      .filter { $0.pathExtension == "lbs" }
+      .filter { FileManager.default.fileExists(atPath: TruthFile.path(forStream: $0.path)) }
+      .sorted { $0.lastPathComponent < $1.lastPathComponent }
+  }
+
+  @Test("The analyzer meets the accuracy targets on the curated streams")
+  func targets() throws {
+    let files = try Self.streamsWithTruth()
+    #expect(files.count >= 15, "SampleStreams/ should hold the curated set")
+    var rows: [(label: String, score: Score)] = []
+    var total = Score()
+    for file in files {
+      let truth = try TruthFile.decode(
+        Data(contentsOf: URL(fileURLWithPath: TruthFile.path(forStream: file.path))))
+      let bytes = [UInt8](try Data(contentsOf: file))
+      let reports = RecordedStreamAnalysis.reports(
+        for: bytes, sourceName: "replay:\(file.lastPathComponent)")
+      let score = Scorer.score(reports: reports, truth: truth)
+      rows.append((file.lastPathComponent, score))
+      total = total + score
+    }
+    rows.append(("TOTAL", total))
+    print(ScoreTable.render(rows))
+
+    let targets = AccuracyTargets()
+    #expect((total.exactSetRate ?? 0) >= targets.exactSetRate)
+    #expect(total.meanVelocity.mean.map { $0 <= targets.meanVelocityMaeMps } == true)
+    #expect(total.peakVelocity.mean.map { $0 <= targets.peakVelocityMaeMps } == true)
+    #expect(total.rom.mean.map { $0 <= targets.romMaeCm } == true)
+  }
+
+  @Test("Streams with no sets give no reports")
+  func emptyStreams() throws {
+    for file in try Self.streamsWithTruth() {
+      let truth = try TruthFile.decode(
+        Data(contentsOf: URL(fileURLWithPath: TruthFile.path(forStream: file.path))))
+      guard truth.sets.isEmpty else { continue }
+      let reports = RecordedStreamAnalysis.reports(
+        for: [UInt8](try Data(contentsOf: file)), sourceName: "replay:\(file.lastPathComponent)")
+      #expect(reports.isEmpty, "\(file.lastPathComponent)")
+    }
+  }
+}
