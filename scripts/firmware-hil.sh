@@ -7,7 +7,11 @@
 #   scripts/firmware-hil.sh
 #
 # Steps:
-#   1. make -C Firmware sim hil           (sim image + simavr harness)
+#   1. make -C Firmware uno sim hil       (real image, sim image, simavr harness)
+#   1b. the REAL Uno image against the harness's simulated parts (an HC-SR04 on
+#      D4/D2 at the pin level, an MPU6050 on the I2C bus), unpaced, 4 simulated
+#      seconds per case: values, 20 Hz steps, and that a missing part (no echo,
+#      echo out of range, no IMU) silences only its own lines
 #   2. start Firmware/build-hil/clip_sim, symlink its pty to $HIL_OUT/clip
 #   3. capture HIL_SECONDS of lines from the pty into
 #        $HIL_OUT/clip-raw.stream    raw capture: `# rate_hz: 20` header, bare lines
@@ -46,8 +50,26 @@ say() { printf '==> %s\n' "$*"; }
 failures=0
 fail() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 
-say "building the simulated-sensor firmware ($reps reps) and the simavr harness"
-make -s -C "$fw" sim hil SIM_REPS="$reps"
+say "building the Uno image, the simulated-sensor image ($reps reps) and the simavr harness"
+make -s -C "$fw" uno sim hil SIM_REPS="$reps"
+
+say "real Uno image with simulated parts (pin-level HC-SR04, I2C MPU6050), unpaced"
+parts_case() {  # name, clip_sim part options, check_parts.py expectations
+  local name="$1" parts="$2" expect="$3"
+  # shellcheck disable=SC2086  # option lists on purpose
+  if "$fw/build-hil/clip_sim" --speed 0 --seconds 4 $parts --out "$out/uno-$name.txt" \
+       "$fw/build-uno/LiftBuddyClip.elf" >"$out/uno-$name.log" 2>&1 \
+     && python3 "$fw/hil/check_parts.py" "$out/uno-$name.txt" --seconds 4 $expect; then
+    echo "  PASS uno/$name"
+  else
+    fail "uno/$name (clip_sim $parts; output in $out/uno-$name.txt)"
+  fi
+}
+parts_case both "--hcsr04 1234 --mpu6050 5,-10" "--sonar-cm 123.4 --attitude=5,-10"
+parts_case rolled "--hcsr04 400 --mpu6050 -3,170" "--sonar-cm 40.0 --attitude=-3,170"
+parts_case no-imu "--hcsr04 1234" "--sonar-cm 123.4"
+parts_case no-echo "--hcsr04 0 --mpu6050 5,-10" "--attitude=5,-10"
+parts_case out-of-range "--hcsr04 4500 --mpu6050 5,-10" "--attitude=5,-10"
 
 harness_pid=""
 stop_harness() {
