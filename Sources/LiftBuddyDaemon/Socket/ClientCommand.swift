@@ -32,3 +32,38 @@ public struct CommandError: Error, Equatable, Sendable {
   public var message: String
   public init(_ message: String) { self.message = message }
 }
+
+extension ClientCommand {
+  /// The command as a client sends it (without the newline): what
+  /// `liftbuddy watch` writes, and what the fuzz target re-parses to check
+  /// that parsing loses nothing.
+  public func jsonLine() -> String {
+    let object = WireCommand(command: self)
+    return (try? ReportJSON.encoder().encode(object)).map { String(decoding: $0, as: UTF8.self) }
+      ?? "{}"
+  }
+}
+
+private struct WireCommand: Encodable {
+  var command: ClientCommand
+
+  enum CodingKeys: String, CodingKey {
+    case cmd, enable, classes, exercise
+    case loadKg = "load_kg"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(command.name, forKey: .cmd)
+    switch command {
+    case .watch(let enable, let classes):
+      try c.encode(enable, forKey: .enable)
+      try c.encode(classes.map(\.rawValue), forKey: .classes)
+    case .set(let exercise, let loadKg):
+      try c.encode(exercise, forKey: .exercise)
+      try c.encode(loadKg, forKey: .loadKg)
+    case .startSet, .endSet, .status, .version:
+      break
+    }
+  }
+}
