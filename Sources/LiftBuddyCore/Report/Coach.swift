@@ -72,7 +72,7 @@ public enum Coach {
 
     if spreadIsHigh || isSetPattern(flagged: short.count, of: reps.count) {
       var message =
-        "Your range of motion varied from \(CoachText.cm(shortest)) to \(CoachText.cm(longest)) across the set."
+        "Your range of motion varied from \(CoachText.cm(shortest, unit: false)) to \(CoachText.cm(longest)) across the set."
       if !short.isEmpty {
         let list = CoachText.list(short.map { CoachText.cm($0.report.romCm, unit: false) })
         message +=
