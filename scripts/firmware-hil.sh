@@ -14,8 +14,8 @@
 #      echo out of range, no IMU) silences only its own lines
 #   2. start Firmware/build-hil/clip_sim, symlink its pty to $HIL_OUT/clip
 #   3. capture HIL_SECONDS of lines from the pty into
-#        $HIL_OUT/clip-raw.stream    raw capture: `# rate_hz: 20` header, bare lines
-#        $HIL_OUT/clip-timed.stream  the same lines as `<t> <line>` (arrival times)
+#        $HIL_OUT/clip-raw.lbs    raw capture: `# rate_hz: 20` header, bare lines
+#        $HIL_OUT/clip-timed.lbs  the same lines as `<t> <line>` (arrival times)
 #   4. check protocol format, device-clock rates, real-time pacing, value ranges
 #      and that the scripted number of rep excursions is there
 #   5. if .build/debug/liftbuddy exists: `liftbuddy analyze` on both captures;
@@ -101,8 +101,8 @@ say "starting the simulated clip in simavr (real-time pacing)"
 start_harness "$link" "$out/clip_sim.log"
 pty="$(readlink "$link")"
 say "clip UART on $pty (link $link); capturing ${seconds} s"
-python3 "$fw/hil/capture.py" "$link" "$seconds" "$out/clip-raw.stream" \
-  --timed "$out/clip-timed.stream" \
+python3 "$fw/hil/capture.py" "$link" "$seconds" "$out/clip-raw.lbs" \
+  --timed "$out/clip-timed.lbs" \
   --header "exercise: squat" \
   --header "source: serial:$pty" \
   --header "firmware: LiftBuddyClip -DLIFTBUDDY_SIM_SENSORS in simavr (atmega328p, 16 MHz)" \
@@ -110,7 +110,7 @@ python3 "$fw/hil/capture.py" "$link" "$seconds" "$out/clip-raw.stream" \
 stop_harness
 
 say "checking the capture"
-if ! python3 "$fw/hil/check_capture.py" "$out/clip-raw.stream" --timed "$out/clip-timed.stream" --reps "$reps"; then
+if ! python3 "$fw/hil/check_capture.py" "$out/clip-raw.lbs" --timed "$out/clip-timed.lbs" --reps "$reps"; then
   fail "capture check"
 fi
 
@@ -131,7 +131,7 @@ while i < len(text):
 print(n if found else "none")'
 }
 if [[ -x "$analyzer" ]]; then
-  for capture in clip-raw.stream clip-timed.stream; do
+  for capture in clip-raw.lbs clip-timed.lbs; do
     say "liftbuddy analyze --format table $capture"
     if "$analyzer" analyze --format table "$out/$capture" >"$out/$capture.table" 2>"$out/$capture.err"; then
       cat "$out/$capture.table"
