@@ -23,7 +23,8 @@
 #      yet is reported as SKIPPED, loudly; HIL_STRICT=1 makes that a failure)
 #   6. if LIFTBUDDYD=path is set: a fresh simulated clip is started and the
 #      daemon is run against it: `$LIFTBUDDYD --source serial:<pty> $LIFTBUDDYD_ARGS`
-#      for HIL_SECONDS, its output kept in $HIL_OUT/liftbuddyd.{out,err}; then
+#      for LIFTBUDDYD_SECONDS (default HIL_SECONDS + 10: the bar stays still at
+#      the top after the set, time for a set-end detector), its output kept in $HIL_OUT/liftbuddyd.{out,err}; then
 #      LIFTBUDDYD_CHECK (a shell command, run with HIL_OUT, HIL_REPS and
 #      HIL_PTY exported) decides pass/fail. Without LIFTBUDDYD_CHECK the run is
 #      reported but not judged.
@@ -33,7 +34,7 @@
 #   HIL_SECONDS=auto   capture length (default: the whole set + 2.5 s)
 #   HIL_OUT=dir        where captures go (default: a new mktemp dir, kept)
 #   HIL_STRICT=1       fail when the analyzer is missing or not ready
-#   LIFTBUDDYD, LIFTBUDDYD_ARGS, LIFTBUDDYD_CHECK: see step 6
+#   LIFTBUDDYD, LIFTBUDDYD_ARGS, LIFTBUDDYD_SECONDS, LIFTBUDDYD_CHECK: see step 6
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -168,11 +169,12 @@ if [[ -n "${LIFTBUDDYD:-}" ]]; then
   export HIL_OUT="$out" HIL_REPS="$reps" HIL_PTY="$link2"
   rc=0
   # shellcheck disable=SC2086  # LIFTBUDDYD_ARGS is a word list on purpose
-  timeout --signal=INT --kill-after=5 "$seconds" \
+  daemon_seconds="${LIFTBUDDYD_SECONDS:-$(awk -v s="$seconds" 'BEGIN { print s + 10 }')}"
+  timeout --signal=INT --kill-after=5 "$daemon_seconds" \
     "$LIFTBUDDYD" --source "serial:$link2" ${LIFTBUDDYD_ARGS:-} \
     >"$out/liftbuddyd.out" 2>"$out/liftbuddyd.err" || rc=$?
   stop_harness
-  say "liftbuddyd exited with $rc after ${seconds} s (124/130 = stopped by the timeout)"
+  say "liftbuddyd exited with $rc after ${daemon_seconds} s (124/130 = stopped by the timeout)"
   tail -n 20 "$out/liftbuddyd.out" "$out/liftbuddyd.err" || true
   if [[ -n "${LIFTBUDDYD_CHECK:-}" ]]; then
     if bash -c "$LIFTBUDDYD_CHECK"; then
