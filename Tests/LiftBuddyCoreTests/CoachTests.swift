@@ -194,6 +194,16 @@ struct CoachTests {
       ])
   }
 
+  @Test func deadliftAdviceSaysPull() {
+    let reps = replacing(cleanSet(), rep(2, propulsive: 0.6, roll: 7))
+    let recs = Coach.recommendations(for: reps, exercise: .deadlift, loadKg: 140)
+    #expect(
+      recs.map(\.message) == [
+        "Rep 2 eased off after 60% of the lift, letting the bar coast to lockout. Keep pulling through lockout.",
+        "The bar tilted 7.0° on rep 2. Keep it level: grip evenly and pull both sides together.",
+      ])
+  }
+
   // MARK: bar_tilt
 
   @Test func tiltedBarOnOneRep() {
@@ -245,7 +255,7 @@ struct CoachTests {
         Recommendation(
           code: "velocity_loss", severity: .warning, rep: nil,
           message:
-            "Bar speed fell 21.7% from your fastest rep (rep 1, 0.60 m/s) to your last (rep 5, 0.47 m/s). Past about 20% extra reps add fatigue faster than strength. End the set sooner or lighten the load."
+            "Bar speed fell 21.7% from your fastest rep (rep 1, 0.60 m/s) to your last (rep 5, 0.47 m/s). Past about 20%, extra reps add fatigue faster than strength. End the set sooner or lighten the load."
         )
       ])
   }

@@ -22,7 +22,8 @@ public enum Coach {
     for reps: [RepAnalysis], exercise: Exercise?, loadKg: Double?
   ) -> [Recommendation] {
     let all =
-      rangeOfMotion(reps) + weakPoint(reps) + explosiveness(reps) + barTilt(reps)
+      rangeOfMotion(reps) + weakPoint(reps) + explosiveness(reps, exercise)
+      + barTilt(reps, exercise)
       + velocityLoss(reps)
     return all.sorted { a, b in
       let ca = order(of: a.code)
@@ -36,6 +37,11 @@ public enum Coach {
   static func isSetPattern(flagged: Int, of total: Int) -> Bool {
     flagged >= CoachingThresholds.setLevelMinimumReps
       || (flagged >= 2 && Double(flagged) > CoachingThresholds.setLevelRepShare * Double(total))
+  }
+
+  /// The lifter pulls a deadlift and pushes everything else.
+  fileprivate static func effort(_ exercise: Exercise?) -> String {
+    exercise == .deadlift ? "pull" : "push"
   }
 
   private static func order(of code: String) -> Int {
@@ -134,11 +140,12 @@ public enum Coach {
     var earlyBrake = false
     var any: Bool { slowStart || latePeak || earlyBrake }
 
-    var advice: String {
+    func advice(_ exercise: Exercise?) -> String {
+      let keep = "keep \(Coach.effort(exercise))ing through lockout."
       switch (slowStart || latePeak, earlyBrake) {
-      case (true, true): "Drive hard out of the bottom and keep pushing through lockout."
-      case (true, false): "Drive hard out of the bottom."
-      default: "Keep pushing through lockout."
+      case (true, true): return "Drive hard out of the bottom and " + keep
+      case (true, false): return "Drive hard out of the bottom."
+      default: return keep.capitalizedFirst
       }
     }
   }
@@ -155,7 +162,9 @@ public enum Coach {
     return f
   }
 
-  private static func explosiveness(_ reps: [RepAnalysis]) -> [Recommendation] {
+  private static func explosiveness(_ reps: [RepAnalysis], _ exercise: Exercise?)
+    -> [Recommendation]
+  {
     let flagged = reps.map { ($0, driveFindings($0)) }.filter { $0.1.any }
     if isSetPattern(flagged: flagged.count, of: reps.count) {
       var all = DriveFindings()
@@ -175,7 +184,7 @@ public enum Coach {
       return [
         make(
           .explosiveness, .info, rep: nil,
-          "The bar \(CoachText.list(clauses)). \(all.advice)")
+          "The bar \(CoachText.list(clauses)). \(all.advice(exercise))")
       ]
     }
     return flagged.map { r, f in
@@ -197,7 +206,7 @@ public enum Coach {
       }
       return make(
         .explosiveness, .info, rep: r.report.index,
-        "Rep \(r.report.index) \(CoachText.list(clauses)). \(f.advice)")
+        "Rep \(r.report.index) \(CoachText.list(clauses)). \(f.advice(exercise))")
     }
   }
 
@@ -208,11 +217,11 @@ public enum Coach {
     return angles.max()
   }
 
-  private static func barTilt(_ reps: [RepAnalysis]) -> [Recommendation] {
+  private static func barTilt(_ reps: [RepAnalysis], _ exercise: Exercise?) -> [Recommendation] {
     let tilted = reps.compactMap { r in
       tilt(r).flatMap { $0 > CoachingThresholds.barTiltDeg ? (r.report.index, $0) : nil }
     }
-    let advice = "Keep it level: grip evenly and push both sides together."
+    let advice = "Keep it level: grip evenly and \(effort(exercise)) both sides together."
     let severity = { (deg: Double) -> Recommendation.Severity in
       deg > CoachingThresholds.severeBarTiltDeg ? .warning : .info
     }
@@ -249,9 +258,9 @@ public enum Coach {
       "Bar speed fell \(CoachText.fixed(loss, 1))% from your fastest rep (rep \(fastest.report.index), \(CoachText.mps(fastestV))) to your last (rep \(last.report.index), \(CoachText.mps(last.report.meanVelocityMps)))."
     if loss > CoachingThresholds.velocityLossNearFailurePct {
       message +=
-        " Past \(nearFailure)% you are close to failure: the extra reps cost explosiveness and add fatigue without making you stronger."
+        " Past \(nearFailure)% you are close to failure: the last reps add fatigue and blunt your speed for little extra strength."
     } else {
-      message += " Past about \(cutoff)% extra reps add fatigue faster than strength."
+      message += " Past about \(cutoff)%, extra reps add fatigue faster than strength."
     }
     message += " End the set sooner or lighten the load."
     return [make(.velocityLoss, .warning, rep: nil, message)]
