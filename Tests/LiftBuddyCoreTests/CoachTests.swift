@@ -97,6 +97,20 @@ struct CoachTests {
       ])
   }
 
+  @Test func spreadAndOneShortRepAreOneMessageNotTwo() {
+    // Rep 5 is short (88 %); the others (50, 46, 50, 46) still spread by
+    // CV 4.2 %, so one set-level message names rep 5 instead of a second one.
+    let reps = replacing(cleanSet(), rep(2, rom: 46), rep(4, rom: 46), rep(5, rom: 44))
+    #expect(
+      advise(reps) == [
+        Recommendation(
+          code: "range_of_motion", severity: .info, rep: nil,
+          message:
+            "Your range of motion varied from 44.0 to 50.0 cm across the set. Rep 5 was short: 44.0 cm against 50.0 cm on rep 1, your longest. Aim for the same full range on every rep."
+        )
+      ])
+  }
+
   @Test func depthSpreadJustUnderTheCutOffIsQuiet() {
     // 50, 46.5, 50, 46.5, 50: CV 3.5 %.
     #expect(advise(replacing(cleanSet(), rep(2, rom: 46.5), rep(4, rom: 46.5))).isEmpty)
