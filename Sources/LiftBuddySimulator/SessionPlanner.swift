@@ -36,6 +36,7 @@ struct SessionPlanner {
   /// Velocity lost per rep to fatigue.
   static let fatiguePerRep: ClosedRange<Double> = 0.02...0.08
   static let grinderVelocityMps: ClosedRange<Double> = 0.15...0.3
+  static let peakToMean: ClosedRange<Double> = 1.4...2.0
   /// Rep-to-rep depth variation (1 σ, cm) and its bound.
   static let romJitterCm = 1.0
   static let romJitterLimitCm = 3.0
@@ -183,7 +184,7 @@ struct SessionPlanner {
       start: 0, duration: firstDuration, displacementCm: rom * firstShare, rise: 0.4, fall: 0.5)
     let second = VelocityPulse(
       start: secondStart, duration: duration - secondStart, displacementCm: rom * (1 - firstShare),
-      rise: rng.uniform(0.4...0.5), fall: 0.45)
+      rise: rng.uniform(0.4...0.5), fall: 0.45, smoothStop: rng.uniform(0...1))
     return [first, second]
   }
 
@@ -280,15 +281,21 @@ struct SessionPlanner {
     t += seconds
   }
 
-  /// A lift's pulse, with the peak-to-mean ratio drawn between 1.43 and 2
-  /// (the accelerating and braking fractions together 0.6–1).
+  /// A lift's pulse: peak-to-mean ratio drawn in 1.4–2 (force–velocity
+  /// studies of squat, bench and pull), a stop anywhere from creeping to
+  /// abrupt, and the accelerating share of the ramps 35–60 %. The ramps'
+  /// total length follows from the ratio, capped at the whole pulse.
   private mutating func pulse(at start: Double, displacement: Double, duration: Double)
     -> VelocityPulse
   {
-    let rise = rng.uniform(0.25...0.5)
-    let fall = rng.uniform(max(0.3, 0.6 - rise)...min(0.5, 1 - rise))
+    let ratio = rng.uniform(Self.peakToMean)
+    let smoothStop = rng.uniform(0...1)
+    let riseShare = rng.uniform(0.35...0.6)
+    let perRamp = riseShare / 2 + (1 - riseShare) * (1 - VelocityPulse.fallArea(smoothStop))
+    let ramps = min((1 - 1 / ratio) / perRamp, 1)
     return VelocityPulse(
-      start: start, duration: duration, displacementCm: displacement, rise: rise, fall: fall)
+      start: start, duration: duration, displacementCm: displacement, rise: ramps * riseShare,
+      fall: ramps * (1 - riseShare), smoothStop: smoothStop)
   }
 
   private func shiftedPulse(_ p: VelocityPulse, by offset: Double) -> VelocityPulse {

@@ -7,6 +7,11 @@ import Foundation
 /// start and end) are well defined. The rise and fall fractions set the
 /// peak-to-mean ratio: 1 / (1 − (rise + fall) / 2), from 1 (a box) to 2
 /// (a raised cosine).
+///
+/// The fall can also end abruptly: a quarter cosine reaches zero velocity
+/// with the deceleration still high, as a bar does when the joints lock
+/// out, instead of creeping to a stop. `smoothStop` blends the two (1: raised
+/// cosine, zero deceleration at the end; 0: quarter cosine).
 public struct VelocityPulse: Sendable, Equatable {
   public var start: Double
   public var duration: Double
@@ -15,21 +20,37 @@ public struct VelocityPulse: Sendable, Equatable {
   /// Fraction of the duration spent accelerating (0 < rise, rise + fall ≤ 1).
   public var rise: Double
   public var fall: Double
+  public var smoothStop: Double
 
-  public init(start: Double, duration: Double, displacementCm: Double, rise: Double, fall: Double) {
+  public init(
+    start: Double, duration: Double, displacementCm: Double, rise: Double, fall: Double,
+    smoothStop: Double = 1
+  ) {
     precondition(duration > 0 && rise > 0 && fall > 0 && rise + fall <= 1.000_001)
+    precondition((0...1).contains(smoothStop))
     self.start = start
     self.duration = duration
     self.displacementCm = displacementCm
     self.rise = rise
     self.fall = fall
+    self.smoothStop = smoothStop
+  }
+
+  /// Mean of the unit-peak shape: the reciprocal of the peak-to-mean ratio.
+  public var meanOfShape: Double {
+    rise / 2 + (1 - rise - fall) + fall * Self.fallArea(smoothStop)
+  }
+
+  /// Area under the unit fall (per unit of its length) for a blend.
+  static func fallArea(_ smoothStop: Double) -> Double {
+    smoothStop / 2 + (1 - smoothStop) * 2 / Double.pi
   }
 
   public var end: Double { start + duration }
 
   /// Plateau velocity in cm/s (the pulse's peak).
   public var peakCmPerS: Double {
-    displacementCm / (duration * (1 - (rise + fall) / 2))
+    displacementCm / (duration * meanOfShape)
   }
 
   /// Velocity in cm/s at time `t`.
@@ -49,7 +70,10 @@ public struct VelocityPulse: Sendable, Equatable {
 
   private func shape(_ u: Double) -> Double {
     if u < rise { return (1 - cos(Double.pi * u / rise)) / 2 }
-    if u > 1 - fall { return (1 + cos(Double.pi * (u - (1 - fall)) / fall)) / 2 }
+    if u > 1 - fall {
+      let x = (u - (1 - fall)) / fall
+      return smoothStop * (1 + cos(Double.pi * x)) / 2 + (1 - smoothStop) * cos(Double.pi / 2 * x)
+    }
     return 1
   }
 
@@ -59,6 +83,8 @@ public struct VelocityPulse: Sendable, Equatable {
     let afterRise = rise / 2
     if u <= 1 - fall { return afterRise + (u - rise) }
     let w = u - (1 - fall)
-    return afterRise + (1 - fall - rise) + (w + fall / Double.pi * sin(Double.pi * w / fall)) / 2
+    let smooth = (w + fall / Double.pi * sin(Double.pi * w / fall)) / 2
+    let abrupt = 2 * fall / Double.pi * sin(Double.pi / 2 * w / fall)
+    return afterRise + (1 - fall - rise) + smoothStop * smooth + (1 - smoothStop) * abrupt
   }
 }
