@@ -305,6 +305,34 @@ struct CoachTests {
     #expect(advise(reps) == recs)
   }
 
+  @Test func randomSetsNeverRepeatACodeForARepAndStaySorted() {
+    var seed: UInt64 = 0x5EED
+    func next() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(seed >> 11) / Double(1 << 53)
+    }
+    let order = RecommendationCode.allCases.map(\.rawValue)
+    for _ in 0..<500 {
+      let count = 1 + Int(next() * 10)
+      let reps = (1...count).map { i in
+        rep(
+          i, rom: 35 + next() * 20, mv: 0.2 + next() * 0.8, timeToPeak: next(),
+          bottomAccel: next() * 4, propulsive: 0.4 + next() * 0.6,
+          dip: next() < 0.5 ? nil : next() * 0.3, stickingCm: next() * 40,
+          pitch: next() * 14, roll: next() * 14)
+      }
+      let recs = Coach.recommendations(for: reps, exercise: nil, loadKg: nil)
+      let keys = recs.map { "\($0.code)#\($0.rep ?? 0)" }
+      #expect(Set(keys).count == keys.count)
+      let sortKeys: [Int] = recs.map { r in
+        (order.firstIndex(of: r.code) ?? -1) * 1000 + (r.rep ?? 0)
+      }
+      #expect(sortKeys == sortKeys.sorted())
+      #expect(recs.allSatisfy { !$0.message.isEmpty && !$0.message.contains("?") })
+      #expect(Coach.recommendations(for: reps, exercise: nil, loadKg: nil) == recs)
+    }
+  }
+
   @Test func numbersAreFormattedDeterministically() {
     #expect(CoachText.fixed(0.125, 2) == "0.13")
     #expect(CoachText.fixed(3, 2) == "3.00")
