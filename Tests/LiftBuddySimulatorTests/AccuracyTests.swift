@@ -11,7 +11,7 @@ struct AccuracyTests {
   /// The package root, from this file's place in Tests/LiftBuddySimulatorTests/.
   static let sampleStreams = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("SampleStreams")
+    .appendingPathComponent("SampleStreams").resolvingSymlinksInPath()
 
   static func streamsWithTruth() throws -> [URL] {
     try FileManager.default.contentsOfDirectory(at: sampleStreams, includingPropertiesForKeys: nil)
