@@ -51,6 +51,9 @@ public struct Analyzer: Sendable {
   private var heights: Deque<TimedHeight> = []
   private var attitude = AttitudeLog()
   private var lastHeight: TimedHeight? = nil
+  /// A confirmed rise waiting for the samples after its top that its
+  /// measurement needs (the centred fits look half a window ahead).
+  private var pendingRise: RepSegmenter.Rise? = nil
   private var lastSmoothed: TimedHeight? = nil
   private var arrivalLag = 0.0
   private var spikesCounted = 0
@@ -65,7 +68,8 @@ public struct Analyzer: Sendable {
     segmenter = RepSegmenter(
       minRiseCm: configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise))
     measurer = RepMeasurer(
-      smoother: configuration.smoother, windowS: configuration.smoothingWindowS)
+      smoother: configuration.smoother,
+      windowS: configuration.smoothingWindowS * RepMeasurer.measurementWindowFactor)
     scratchClock.reserveCapacity(64)
     scratchClean.reserveCapacity(64)
   }
@@ -127,6 +131,7 @@ public struct Analyzer: Sendable {
   /// Ends the set in progress now (a command, a lost source, shutdown),
   /// emitting its report if it has at least one rep.
   public mutating func endSet(into events: inout [AnalyzerEvent]) {
+    measurePending(into: &events)
     if let report = sets.close(session: session, quality: pending) {
       events.append(.lift(report))
       pending = QualityCounts()
@@ -149,6 +154,7 @@ public struct Analyzer: Sendable {
   /// at the last sample, and closes the set in progress.
   public mutating func finish(into events: inout [AnalyzerEvent]) {
     flushSignal(into: &events)
+    measurePending(into: &events)
     if let rise = segmenter.flush() { measure(rise, into: &events) }
     endSet(into: &events)
   }
@@ -162,7 +168,7 @@ public struct Analyzer: Sendable {
     scratchClock = out
     var clean = swapOut(&scratchClean)
     despiker.flush { clean.append($0) }
-    for s in clean { track(s, into: &events) }
+    keep(clean, into: &events)
     scratchClean = clean
   }
 
@@ -170,14 +176,18 @@ public struct Analyzer: Sendable {
     guard !samples.isEmpty else { return }
     var clean = swapOut(&scratchClean)
     for s in samples { despiker.push(s) { clean.append($0) } }
-    let newlyRemoved = despiker.removed - spikesCounted
-    if newlyRemoved > 0 {
-      totals.spikesRemoved += newlyRemoved
-      pending.spikesRemoved += newlyRemoved
-      spikesCounted = despiker.removed
-    }
-    for s in clean { track(s, into: &events) }
+    keep(clean, into: &events)
     scratchClean = clean
+  }
+
+  private mutating func keep(_ samples: [TimedHeight], into events: inout [AnalyzerEvent]) {
+    let removed = despiker.removed
+    if removed > spikesCounted {
+      totals.spikesRemoved += removed - spikesCounted
+      pending.spikesRemoved += removed - spikesCounted
+      spikesCounted = removed
+    }
+    for s in samples { track(s, into: &events) }
   }
 
   private mutating func track(_ s: TimedHeight, into events: inout [AnalyzerEvent]) {
@@ -200,7 +210,19 @@ public struct Analyzer: Sendable {
     live.t = s.t
     live.heightCm = smoothed.cm
 
-    if let rise = segmenter.push(smoothed) { measure(rise, into: &events) }
+    if let rise = segmenter.push(smoothed) {
+      measurePending(into: &events)
+      pendingRise = rise
+    }
+    if let rise = pendingRise, s.t >= rise.peak.t + measurer.settleS {
+      measurePending(into: &events)
+    }
+  }
+
+  private mutating func measurePending(into events: inout [AnalyzerEvent]) {
+    guard let rise = pendingRise else { return }
+    pendingRise = nil
+    measure(rise, into: &events)
   }
 
   private mutating func measure(_ rise: RepSegmenter.Rise, into events: inout [AnalyzerEvent]) {

@@ -24,6 +24,14 @@ struct RepMeasurer: Sendable {
   /// be near the turnaround, high enough to be above the smoothed noise.
   static let rampLow = 0.1
   static let rampHigh = 0.4
+  /// Peak velocity is the maximum of a curve: noise pushes a maximum up
+  /// (plateau-shaped reps read 0.06 m/s high with the measurement window),
+  /// so the peak is read from a wider local-quadratic fit. 1.5 windows
+  /// measured the least biased across the simulator's profiles (BENCHMARKS.md).
+  static let peakWindowFactor = 1.5
+  /// The measurement's window relative to the segmenter's smoothing window:
+  /// measured best across seeds, transports and noise levels (BENCHMARKS.md).
+  static let measurementWindowFactor = 1.25
   /// The bar "passed through" a turnaround when, within one window on the
   /// far side, it moved the other way at least this share of peak velocity.
   static let throughFraction = 0.1
@@ -38,6 +46,14 @@ struct RepMeasurer: Sendable {
   /// The share of the concentric phase over which the drive off the bottom
   /// is averaged (coaching: the first quarter is where lifters "lose" it).
   static let bottomDriveShare = 0.25
+  /// The part of the rise, from its bottom, that still counts as the
+  /// bottom when looking for where the concentric drive starts.
+  static let bottomShare = 0.15
+
+  /// How long after a rise's top the measurement waits for samples: the
+  /// centred fits and the check beyond the turnaround each look one window
+  /// ahead.
+  var settleS: Double { 2 * windowS + 0.2 }
 
   struct Measured: Sendable {
     var analysis: RepAnalysis
@@ -52,15 +68,21 @@ struct RepMeasurer: Sendable {
       of: samples, smoother: smoother, windowS: windowS,
       accelerationWindowS: windowS * Self.accelerationWindowFactor)
 
-    // The fastest point of the rise.
-    let searchFrom = rise.valley.t - windowS
+    // The fastest point of the rise itself: after the bar last sat in the
+    // bottom of it (a paused bottom can hold bumps of its own).
+    let lowLevel = (rise.valley.cm + Self.bottomShare * (rise.peak.cm - rise.valley.cm)) / 100
+    var leftBottom = rise.valley.t
+    for i in k.indices where k[i].t <= rise.peak.t && k[i].position <= lowLevel {
+      leftBottom = max(leftBottom, k[i].t)
+    }
+    let searchFrom = leftBottom - windowS
     let searchTo = rise.peak.t + windowS
     var kPeak: Int? = nil
     for i in k.indices where k[i].t >= searchFrom && k[i].t <= searchTo {
       if kPeak == nil || k[i].velocity > k[kPeak!].velocity { kPeak = i }
     }
     guard let peakIndex = kPeak, k[peakIndex].velocity > 0 else { return nil }
-    let vPeak = k[peakIndex].velocity
+    let vPeak = peakVelocity(samples, from: searchFrom, to: searchTo)
 
     guard let start = turnaround(k, from: peakIndex, step: -1, sign: 1, scale: vPeak),
       let end = turnaround(k, from: peakIndex, step: 1, sign: 1, scale: vPeak),
@@ -127,57 +149,81 @@ struct RepMeasurer: Sendable {
   private func turnaround(_ k: [Kinematics], from: Int, step: Int, sign: Double, scale: Double)
     -> Double?
   {
+    // Walk down the ramp to the low threshold, then on to the crossing.
     var i = from
+    while i + step >= 0, i + step < k.count, sign * k[i + step].velocity > Self.rampLow * scale {
+      i += step
+    }
+    let lowEnd = i
     while i + step >= 0, i + step < k.count, sign * k[i + step].velocity > 0 { i += step }
     let j = i + step
-    guard j >= 0, j < k.count else { return nil }
-    // Zero crossing between i (moving) and j (stopped or reversed).
+    // The samples end before the velocity does: the edge is the best we have.
+    guard j >= 0, j < k.count else { return k[i].t }
     let vi = k[i].velocity
     let vj = k[j].velocity
     let crossing = k[i].t + (k[j].t - k[i].t) * vi / (vi - vj)
 
-    // Did the bar pass through, or come to rest?
+    // Did the bar pass through (a bounce), or come to rest?
     let far = crossing + Double(step) * windowS
-    var through = false
     var n = j
     while n >= 0, n < k.count, step > 0 ? k[n].t <= far : k[n].t >= far {
-      if -sign * k[n].velocity > Self.throughFraction * scale {
-        through = true
-        break
-      }
+      if -sign * k[n].velocity > Self.throughFraction * scale { return crossing }
       n += step
     }
-    if through { return crossing }
+    return restTurnaround(k, from: from, to: lowEnd, step: step, sign: sign, scale: scale)
+      ?? crossing
+  }
 
-    // Out of (or into) a rest: extrapolate the ramp.
+  /// A turnaround out of (or into) rest, from the ramp between `rampLow`
+  /// and `rampHigh` of the peak: the line through it, extrapolated to zero.
+  /// A smoother spreads a ramp into the rest beside it but leaves a straight
+  /// ramp straight, so the extrapolation carries no smoothing lag. (A
+  /// quadratic fit, exact for a ramp that leaves zero tangentially, measured
+  /// worse on every profile of the simulator: the ramp is too short at
+  /// 15–40 Hz to fit a curvature.)
+  private func restTurnaround(
+    _ k: [Kinematics], from: Int, to lowEnd: Int, step: Int, sign: Double, scale: Double
+  ) -> Double? {
     var sx = 0.0
     var sy = 0.0
     var sxx = 0.0
     var sxy = 0.0
-    var count = 0.0
+    var n = 0.0
+    let t0 = k[lowEnd].t
     var m = from
-    while m >= 0, m < k.count, sign * k[m].velocity > 0 {
+    while true {
       let v = sign * k[m].velocity
-      if v >= Self.rampLow * scale, v <= Self.rampHigh * scale {
-        let x = k[m].t - crossing
+      if v <= Self.rampHigh * scale {
+        let x = k[m].t - t0
         sx += x
         sy += v
         sxx += x * x
         sxy += x * v
-        count += 1
+        n += 1
       }
+      if m == lowEnd { break }
       m += step
     }
-    guard count >= 2 else { return crossing }
-    let det = count * sxx - sx * sx
-    guard abs(det) > 1e-12 else { return crossing }
-    let slope = (count * sxy - sx * sy) / det
-    let intercept = (sy - slope * sx) / count
-    guard abs(slope) > 1e-9 else { return crossing }
-    let zero = crossing - intercept / slope
-    // Trust the extrapolation only near the crossing it corrects.
-    guard abs(zero - crossing) <= windowS else { return crossing }
-    return zero
+    guard n >= 2 else { return nil }
+    let det = n * sxx - sx * sx
+    guard abs(det) > 1e-12 else { return nil }
+    let slope = (n * sxy - sx * sy) / det
+    let intercept = (sy - slope * sx) / n
+    guard abs(slope) > 1e-9 else { return nil }
+    let zero = -intercept / slope
+    // Trust the extrapolation only near the ramp it extends.
+    guard zero.isFinite, abs(zero) <= windowS else { return nil }
+    return t0 + zero
+  }
+
+  /// The highest upward velocity between `from` and `to`, from the wider fit.
+  private func peakVelocity(_ samples: [TimedHeight], from: Double, to: Double) -> Double {
+    let wide = LocalFit.kinematics(
+      of: samples, smoother: .localQuadratic, windowS: windowS * Self.peakWindowFactor,
+      accelerationWindowS: windowS)
+    var best = 0.0
+    for k in wide where k.t >= from && k.t <= to { best = max(best, k.velocity) }
+    return best
   }
 
   private func eccentricStart(_ k: [Kinematics], rise: RepSegmenter.Rise, before start: Double)
