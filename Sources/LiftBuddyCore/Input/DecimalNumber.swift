@@ -8,11 +8,11 @@
 /// exponent.
 ///
 /// Parsing is allocation-free on the hot path: the digits go into a `UInt64`
-/// mantissa with a decimal exponent, and the `Double` is one exact
-/// multiplication or division by an exact power of ten (Clinger's fast path),
-/// which IEEE 754 rounds correctly. Only numbers outside that path (more than
-/// 2^53 in the mantissa, or a decimal exponent beyond 22) take the slow,
-/// allocating `Double(String)` route; no clip sends those.
+/// mantissa, and the `Double` is one exact division by an exact power of ten
+/// (Clinger's fast path), which IEEE 754 rounds correctly. Only numbers
+/// outside that path (more than 19 digits, a mantissa above 2^53, or more
+/// than 22 decimals) take the slow, allocating `Double(String)` route; no
+/// clip sends those.
 enum DecimalNumber {
   /// Whether a sign is allowed: stream times are never signed.
   enum Sign {
@@ -28,78 +28,69 @@ enum DecimalNumber {
   /// the fast path's exactness condition.
   private static let maxExactMantissa: UInt64 = 1 << 53
 
-  /// Nineteen decimal digits always fit a `UInt64`; past that the mantissa
-  /// is abandoned for the slow path.
+  /// Nineteen decimal digits always fit a `UInt64` (10^19 < 2^64); with
+  /// more, the wrapped mantissa is ignored and the slow path decides.
   private static let maxMantissaDigits = 19
 
   /// The value of `bytes` if the whole buffer is one decimal number, else nil.
   static func parse(_ bytes: UnsafeRawBufferPointer, sign: Sign = .optional) -> Double? {
+    let (value, end) = scan(bytes, from: 0, sign: sign)
+    return end == bytes.count ? value : nil
+  }
+
+  /// Reads the number that starts at `start`, and returns it with the index
+  /// of the first byte after it, so that a caller can check what follows
+  /// (`:` or the end) without a second pass over the digits. The value is
+  /// nil if the bytes from `start` do not begin with a well-formed number
+  /// (`1.` or `.5` are not).
+  @inline(__always)
+  static func scan(
+    _ bytes: UnsafeRawBufferPointer, from start: Int, sign: Sign = .optional
+  ) -> (value: Double?, end: Int) {
     let count = bytes.count
-    var index = 0
+    var index = start
     var negative = false
-    if count > 0, sign == .optional {
-      let first = bytes[0]
+    if sign == .optional, index < count {
+      let first = bytes[index]
       if first == ASCII.minus || first == ASCII.plus {
         negative = first == ASCII.minus
-        index = 1
+        index &+= 1
       }
     }
 
     var mantissa: UInt64 = 0
-    var mantissaDigits = 0
-    // Zeros seen after the last non-zero digit: they only scale the
-    // mantissa if another non-zero digit follows, which keeps `1.50000`
-    // and `100` on the fast path.
-    var pendingZeros = 0
-    var fractionDigits = 0
-    var tooManyDigits = false
-    var inFraction = false
-    var digitsInPart = 0
-
+    let integerStart = index
     while index < count {
-      let byte = bytes[index]
-      if byte == ASCII.dot {
-        guard !inFraction, digitsInPart > 0 else { return nil }
-        inFraction = true
-        digitsInPart = 0
-        index += 1
-        continue
-      }
-      let digit = byte &- ASCII.zero
-      guard digit < 10 else { return nil }
-      digitsInPart += 1
-      if inFraction { fractionDigits += 1 }
-      if digit == 0 {
-        if mantissa != 0 { pendingZeros += 1 }
-      } else if !tooManyDigits {
-        if mantissaDigits + pendingZeros + 1 > maxMantissaDigits {
-          tooManyDigits = true
-        } else {
-          for _ in 0..<pendingZeros { mantissa &*= 10 }
-          mantissa = mantissa &* 10 &+ UInt64(digit)
-          mantissaDigits += pendingZeros + 1
-          pendingZeros = 0
-        }
-      }
-      index += 1
+      let digit = bytes[index] &- ASCII.zero
+      guard digit < 10 else { break }
+      mantissa = mantissa &* 10 &+ UInt64(digit)
+      index &+= 1
     }
-    // Digits on both sides of a dot, and at least one digit overall.
-    guard digitsInPart > 0 else { return nil }
+    var digits = index &- integerStart
+    guard digits > 0 else { return (nil, index) }
 
-    if !tooManyDigits {
-      if mantissa == 0 { return negative ? -0.0 : 0.0 }
-      let exponent = pendingZeros - fractionDigits
-      if mantissa <= maxExactMantissa, exponent >= -maxExactExponent, exponent <= maxExactExponent {
-        var value = Double(mantissa)
-        if exponent >= 0 {
-          value *= powerOfTen(exponent)
-        } else {
-          value /= powerOfTen(-exponent)
-        }
-        return negative ? -value : value
+    var fractionDigits = 0
+    if index < count, bytes[index] == ASCII.dot {
+      index &+= 1
+      let fractionStart = index
+      while index < count {
+        let digit = bytes[index] &- ASCII.zero
+        guard digit < 10 else { break }
+        mantissa = mantissa &* 10 &+ UInt64(digit)
+        index &+= 1
       }
+      fractionDigits = index &- fractionStart
+      guard fractionDigits > 0 else { return (nil, index) }
+      digits &+= fractionDigits
     }
-    return slowParse(bytes)
+
+    if digits <= maxMantissaDigits, mantissa <= maxExactMantissa, fractionDigits <= maxExactExponent
+    {
+      var value = Double(mantissa)
+      if fractionDigits > 0 { value /= powerOfTen(fractionDigits) }
+      return (negative ? -value : value, index)
+    }
+    return (slowParse(UnsafeRawBufferPointer(rebasing: bytes[start..<index])), index)
   }
 
   /// The rare numbers the fast path cannot round correctly. The grammar is
@@ -110,6 +101,7 @@ enum DecimalNumber {
 
   /// Exact powers of ten up to `maxExactExponent`, as literals so that the
   /// compiler makes a constant table of them.
+  @inline(__always)
   private static func powerOfTen(_ exponent: Int) -> Double {
     switch exponent {
     case 0: 1e0

@@ -33,20 +33,21 @@ public enum LineParser {
     guard end > 0 else { return .rejected(.empty) }
     // Both prefixes are one letter and a colon.
     guard end >= 2, line[1] == ASCII.colon else { return .rejected(.unknownPrefix) }
-    var fields = FieldCursor(line: line, start: 2, end: end)
-    switch line[0] {
+    let body = UnsafeRawBufferPointer(rebasing: line[0..<end])
+    switch body[0] {
     case ASCII.lowercaseS:
-      guard let centimetres = DecimalNumber.parse(fields.next()) else {
-        return .rejected(.badNumber)
-      }
-      let deviceMillis = fields.hasMore ? deviceMillis(fields.next()) : nil
+      let (centimetres, next) = number(in: body, from: 2)
+      guard let centimetres else { return .rejected(.badNumber) }
+      let deviceMillis = next < end ? deviceMillis(in: body, from: next + 1) : nil
       guard centimetres.magnitude <= sonarLimitCm else { return .rejected(.outOfRange) }
       return .reading(.sonar(centimetres: centimetres, deviceMillis: deviceMillis))
     case ASCII.lowercaseA:
-      guard let pitch = DecimalNumber.parse(fields.next()) else { return .rejected(.badNumber) }
-      guard fields.hasMore else { return .rejected(.missingField) }
-      guard let roll = DecimalNumber.parse(fields.next()) else { return .rejected(.badNumber) }
-      let deviceMillis = fields.hasMore ? deviceMillis(fields.next()) : nil
+      let (pitch, afterPitch) = number(in: body, from: 2)
+      guard let pitch else { return .rejected(.badNumber) }
+      guard afterPitch < end else { return .rejected(.missingField) }
+      let (roll, next) = number(in: body, from: afterPitch + 1)
+      guard let roll else { return .rejected(.badNumber) }
+      let deviceMillis = next < end ? deviceMillis(in: body, from: next + 1) : nil
       guard pitch.magnitude <= angleLimitDegrees, roll.magnitude <= angleLimitDegrees else {
         return .rejected(.outOfRange)
       }
@@ -62,50 +63,41 @@ public enum LineParser {
     return line.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
   }
 
-  /// The device clock if `field` is an unsigned decimal integer that fits a
-  /// `UInt64`; anything else is a field this version does not know, ignored.
-  static func deviceMillis(_ field: UnsafeRawBufferPointer) -> UInt64? {
-    guard field.count > 0, field.count <= maxDeviceMillisDigits else { return nil }
+  /// The number field at `start` and the index of the `:` after it (or
+  /// of the end); nil unless the whole field is a number.
+  @inline(__always)
+  private static func number(
+    in line: UnsafeRawBufferPointer, from start: Int
+  ) -> (value: Double?, end: Int) {
+    let (value, end) = DecimalNumber.scan(line, from: start)
+    guard end == line.count || line[end] == ASCII.colon else { return (nil, end) }
+    return (value, end)
+  }
+
+  /// The device clock if the field at `start` is an unsigned decimal integer
+  /// that fits a `UInt64`; anything else is a field this version does not
+  /// know, ignored.
+  static func deviceMillis(in line: UnsafeRawBufferPointer, from start: Int) -> UInt64? {
+    var index = start
     var value: UInt64 = 0
-    for byte in field {
-      let digit = byte &- ASCII.zero
+    while index < line.count, line[index] != ASCII.colon {
+      let digit = line[index] &- ASCII.zero
       guard digit < 10 else { return nil }
       let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
       let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
       guard !overflow1, !overflow2 else { return nil }
       value = sum
+      index += 1
     }
+    // Leading zeros are allowed, so the digit count is bounded separately.
+    let digits = index - start
+    guard digits > 0, digits <= maxDeviceMillisDigits else { return nil }
     return value
   }
-}
 
-/// Walks the `:`-separated fields of a line in place.
-private struct FieldCursor {
-  let line: UnsafeRawBufferPointer
-  var start: Int
-  let end: Int
-  /// False once the last field has been taken; a line `s:` still has one
-  /// (empty) field, so that an empty number is a bad number, not a missing one.
-  private(set) var hasMore = true
-
-  init(line: UnsafeRawBufferPointer, start: Int, end: Int) {
-    self.line = line
-    self.start = start
-    self.end = end
-  }
-
-  /// The next field, empty once there are none left.
-  mutating func next() -> UnsafeRawBufferPointer {
-    guard hasMore else { return UnsafeRawBufferPointer(rebasing: line[end..<end]) }
-    var index = start
-    while index < end, line[index] != ASCII.colon { index += 1 }
-    let field = UnsafeRawBufferPointer(rebasing: line[start..<index])
-    if index < end {
-      start = index + 1
-    } else {
-      start = end
-      hasMore = false
-    }
-    return field
+  /// `deviceMillis(in:from:)` for a whole buffer.
+  static func deviceMillis(_ field: UnsafeRawBufferPointer) -> UInt64? {
+    guard !field.contains(ASCII.colon) else { return nil }
+    return deviceMillis(in: field, from: 0)
   }
 }
