@@ -115,13 +115,10 @@ public struct StreamReader: Sendable {
 
   private mutating func timedRow(_ row: UnsafeRawBufferPointer, _ body: (StreamRow) -> Void) {
     emitHeaderIfNeeded(body)
-    var space = 0
-    while space < row.count, row[space] != ASCII.space { space += 1 }
-    guard space < row.count,
-      let t = DecimalNumber.parse(
-        UnsafeRawBufferPointer(rebasing: row[0..<space]), sign: .forbidden),
-      t.isFinite
-    else {
+    // The time is read where it stands; the byte it stops at must be the
+    // separating space.
+    let (time, space) = DecimalNumber.scan(row, from: 0, sign: .forbidden)
+    guard let t = time, t.isFinite, space < row.count, row[space] == ASCII.space else {
       body(.rejected(.badRow))
       return
     }
