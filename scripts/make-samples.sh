@@ -46,6 +46,12 @@ sim squat-3sets-ble-typical       --exercise squat --reps 5 --sets 3 --load 100 
 sim bench_press-norack-serial-clean --exercise bench_press --reps 6 --load 60 --seed 19 --transport serial --noise clean --no-rack-moves
 sim squat-rackmoves-serial-dirty  --exercise squat --reps 3 --load 140 --seed 20 --transport serial --noise dirty --rate-hz 40
 
+# The repository's own firmware (Firmware/): `:<millis>` device-clock field,
+# one decimal, 20 Hz, no line for out-of-range pings.
+sim squat-fw-serial-typical       --exercise squat --reps 5 --load 110 --seed 22 --transport serial --noise typical --firmware liftbuddy
+sim deadlift-fw-ble-dirty         --exercise deadlift --reps 5 --load 150 --seed 23 --transport ble --noise dirty --firmware liftbuddy
+sim bench_press-fw-raw-clean      --exercise bench_press --reps 6 --load 75 --seed 24 --transport raw --noise clean --firmware liftbuddy
+
 # Hand-made edge cases, derived from a short clean stream where they need
 # real reps, each with its truth (the source's truth renamed).
 edge_from() { # edge name, awk program over the source's rows

@@ -9,10 +9,32 @@ public struct FaultLog: Sendable, Equatable, Codable {
   public var stuckSamples = 0
   public var dropouts = 0
   public var droppedSamples = 0
+  /// Pings the repository firmware sent no line for (no echo, out of range).
+  public var skippedPings = 0
   public var garbageLines = 0
   public var bleStalls = 0
 
   public init() {}
+
+  /// Absent counts are zero, so truth files from before a counter existed
+  /// still read.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    func count(_ key: CodingKeys) throws -> Int {
+      try c.decodeIfPresent(Int.self, forKey: key) ?? 0
+    }
+    sonarSamples = try count(.sonarSamples)
+    spikes = try count(.spikes)
+    spikyRegions = try count(.spikyRegions)
+    spikyRegionSamples = try count(.spikyRegionSamples)
+    stuckRuns = try count(.stuckRuns)
+    stuckSamples = try count(.stuckSamples)
+    dropouts = try count(.dropouts)
+    droppedSamples = try count(.droppedSamples)
+    skippedPings = try count(.skippedPings)
+    garbageLines = try count(.garbageLines)
+    bleStalls = try count(.bleStalls)
+  }
 
   enum CodingKeys: String, CodingKey {
     case sonarSamples = "sonar_samples"
@@ -23,6 +45,7 @@ public struct FaultLog: Sendable, Equatable, Codable {
     case stuckSamples = "stuck_samples"
     case dropouts
     case droppedSamples = "dropped_samples"
+    case skippedPings = "skipped_pings"
     case garbageLines = "garbage_lines"
     case bleStalls = "ble_stalls"
   }

@@ -23,6 +23,8 @@ public struct ImuModel: Sendable {
   static let swayDeg: ClosedRange<Double> = 0.2...0.6
   static let swayPeriodS: ClosedRange<Double> = 3...9
   static let noiseDeg: ClosedRange<Double> = 0.2...0.5
+  /// The repository firmware's complementary filter smooths the noise.
+  static let filteredNoiseDeg: ClosedRange<Double> = 0.1...0.3
   /// A rep with a visible roll: one hand lockout lags the other.
   static let tiltRollDeg: ClosedRange<Double> = 4...12
   static let tiltPitchDeg: ClosedRange<Double> = 2...5
@@ -40,15 +42,18 @@ public struct ImuModel: Sendable {
   public let decimals: Int
   public let episodes: [TiltEpisode]
 
-  init(plan: SessionPlan, rng: inout SeededRandom) {
+  init(plan: SessionPlan, firmware: ClipFirmware, rng: inout SeededRandom) {
     pitchOffset = rng.uniform(Self.offsetDeg)
     rollOffset = rng.uniform(Self.offsetDeg)
     swayAmplitude = rng.uniform(Self.swayDeg)
     swayPeriod = rng.uniform(Self.swayPeriodS)
     swayPhase = rng.uniform(0...(2 * Double.pi))
-    noiseSigmaDeg = rng.uniform(Self.noiseDeg)
-    linesPerSonarSample = rng.chance(0.5) ? 2 : 1
-    decimals = rng.chance(0.5) ? 0 : 1
+    let filtered = firmware == .liftbuddy
+    noiseSigmaDeg = rng.uniform(filtered ? Self.filteredNoiseDeg : Self.noiseDeg)
+    let doubleRate = rng.chance(0.5)
+    linesPerSonarSample = doubleRate && !filtered ? 2 : 1
+    let integers = rng.chance(0.5)
+    decimals = integers && !filtered ? 0 : 1
     var episodes: [TiltEpisode] = []
     for set in plan.sets {
       for rep in set.reps {
@@ -86,12 +91,12 @@ public struct ImuModel: Sendable {
     return (pitch, roll)
   }
 
-  /// The `a:` line the clip prints for a sample taken at `t`.
-  func line(at t: Double, rng: inout SeededRandom) -> String {
+  /// The `a:` line's fields (without `a:`) for a sample taken at `t`.
+  func reading(at t: Double, rng: inout SeededRandom) -> String {
     let (pitch, roll) = attitude(at: t)
     let p = pitch + noiseSigmaDeg * rng.gaussian()
     let r = roll + noiseSigmaDeg * rng.gaussian()
-    return "a:" + FixedDecimal.format(p, decimals: decimals) + ":"
+    return FixedDecimal.format(p, decimals: decimals) + ":"
       + FixedDecimal.format(r, decimals: decimals)
   }
 }

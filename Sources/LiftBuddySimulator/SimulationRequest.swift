@@ -11,7 +11,8 @@ public struct SimulationRequest: Sendable, Equatable {
   public var seed: UInt64
   public var transport: Transport
   public var noise: NoiseLevel
-  /// Nominal sonar rate; nil draws 15–40 Hz.
+  public var firmware: ClipFirmware
+  /// Nominal sonar rate; nil draws 15–40 Hz (the repository firmware: 20 Hz).
   public var rateHz: Double?
   /// The last rep of each set is a grinder (0.15–0.3 m/s with a sticking point).
   public var grinder: Bool
@@ -25,7 +26,9 @@ public struct SimulationRequest: Sendable, Equatable {
 
   public init(
     exercise: Exercise, reps: Int = 5, sets: Int = 1, loadKg: Double = 100, seed: UInt64 = 1,
-    transport: Transport = .serial, noise: NoiseLevel = .typical, rateHz: Double? = nil,
+    transport: Transport = .serial, noise: NoiseLevel = .typical,
+    firmware: ClipFirmware = .original,
+    rateHz: Double? = nil,
     grinder: Bool = false, paused: Bool = false, rackMoves: Bool = true,
     streamName: String = "stream.lbs"
   ) {
@@ -36,6 +39,7 @@ public struct SimulationRequest: Sendable, Equatable {
     self.seed = seed
     self.transport = transport
     self.noise = noise
+    self.firmware = firmware
     self.rateHz = rateHz
     self.grinder = grinder
     self.paused = paused

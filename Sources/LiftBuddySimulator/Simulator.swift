@@ -25,12 +25,18 @@ public enum Simulator {
     var transportRng = SeededRandom(seed: request.seed, stream: 4)
     var clipRng = SeededRandom(seed: request.seed, stream: 5)
 
-    let rate = request.rateHz ?? Double(clipRng.integer(rateHz))
-    let imu = ImuModel(plan: plan, rng: &attitudeRng)
+    let drawnRate = Double(clipRng.integer(rateHz))
+    let rate =
+      request.rateHz ?? (request.firmware == .liftbuddy ? ClipFirmware.liftbuddyRateHz : drawnRate)
+    let imu = ImuModel(plan: plan, firmware: request.firmware, rng: &attitudeRng)
     var log = FaultLog()
+    let raw = request.transport == .raw
     var sonar = SonarModel(
-      noise: request.noise, allowsDropouts: request.transport != .raw, rng: &sensorRng)
-    var clip = ClipEmitter(nominalRateHz: rate, rng: &clipRng)
+      noise: request.noise, firmware: request.firmware, allowsMissingLines: !raw, rng: &sensorRng)
+    // A raw capture is timed by counting lines at the nominal rate, so only
+    // a clip on a timer grid gives one whose truth is physical.
+    var clip = ClipEmitter(
+      firmware: request.firmware, nominalRateHz: rate, timerGridOnly: raw, rng: &clipRng)
     let lines = clip.emit(
       plan: plan, sonar: &sonar, imu: imu, noise: request.noise,
       avoidSonarGarbage: request.transport == .raw,
@@ -50,7 +56,7 @@ public enum Simulator {
     let builder = TruthBuilder(trajectory: plan.trajectory, imu: imu, clock: clock)
     let truth = Truth(
       stream: request.streamName, seed: request.seed, transport: request.transport.rawValue,
-      noise: request.noise.rawValue,
+      noise: request.noise.rawValue, firmware: request.firmware.rawValue,
       sets: plan.sets.map { builder.set($0, exercise: request.exercise.rawValue) },
       nonReps: plan.nonReps.map {
         NonRepPlan(

@@ -17,26 +17,31 @@ struct SonarModel {
   /// 0 (integers, as the original clip) or 1.
   let decimals: Int
   /// Raw captures are timed by counting `s:` lines, so a missing line would
-  /// shift every later time: the clip never skips a line there.
-  let allowsDropouts: Bool
+  /// shift every later time: the clip never skips a line there (no
+  /// dropouts, and no out-of-range readings a firmware would drop).
+  let allowsMissingLines: Bool
+  let firmware: ClipFirmware
 
   private var spikyLeft = 0
   private var stuckLeft = 0
   private var dropoutUntil = -Double.infinity
   private var lastPrinted: String?
 
-  init(noise: NoiseLevel, allowsDropouts: Bool, rng: inout SeededRandom) {
+  init(noise: NoiseLevel, firmware: ClipFirmware, allowsMissingLines: Bool, rng: inout SeededRandom)
+  {
     self.noise = noise
-    self.allowsDropouts = allowsDropouts
+    self.firmware = firmware
+    self.allowsMissingLines = allowsMissingLines
     clipOffset = rng.uniform(Self.clipOffsetCm)
-    decimals = rng.chance(0.25) ? 1 : 0
+    let someBuildsPrintDecimals = rng.chance(0.25)
+    decimals = firmware == .liftbuddy || someBuildsPrintDecimals ? 1 : 0
   }
 
-  /// The `s:` line for a sample of true height `heightCm` taken at `t`, or
-  /// nil when the sample is lost.
-  mutating func line(heightCm: Double, at t: Double, rng: inout SeededRandom, log: inout FaultLog)
-    -> String?
-  {
+  /// The reading (as printed, without `s:`) for a sample of true height
+  /// `heightCm` taken at `t`, or nil when no line is sent.
+  mutating func reading(
+    heightCm: Double, at t: Double, rng: inout SeededRandom, log: inout FaultLog
+  ) -> String? {
     log.sonarSamples += 1
     if t < dropoutUntil {
       log.droppedSamples += 1
@@ -52,7 +57,7 @@ struct SonarModel {
       stuckLeft -= 1
       log.stuckSamples += 1
       value = last
-    } else if allowsDropouts, rng.chance(rates.dropout) {
+    } else if allowsMissingLines, rng.chance(rates.dropout) {
       log.dropouts += 1
       log.droppedSamples += 1
       dropoutUntil = t + rng.uniform(Self.dropoutS)
@@ -73,15 +78,22 @@ struct SonarModel {
     } else {
       value = format(heightCm + clipOffset + noise.sonarSigmaCm * rng.gaussian())
     }
+    if firmware == .liftbuddy, let cm = Double(value), !ClipFirmware.sonarRangeCm.contains(cm) {
+      log.skippedPings += 1
+      return nil
+    }
     lastPrinted = value
-    return "s:" + value
+    return value
   }
 
   /// A reading that has nothing to do with the bar's height: no echo, a
   /// zero, the lifter's foot or a plate rim under the clip, or a multipath
   /// echo anywhere in range.
   private func badDistance(_ heightCm: Double, rng: inout SeededRandom) -> Double {
-    switch rng.integer(0...4) {
+    // Where the firmware drops out-of-range readings, a raw capture must
+    // not lose lines: only in-range wrong readings there.
+    let kinds = firmware == .liftbuddy && !allowsMissingLines ? 2...4 : 0...4
+    switch rng.integer(kinds) {
     case 0: return 0
     case 1: return rng.uniform(Self.noEchoCm)
     case 2: return heightCm * rng.uniform(0.15...0.6)

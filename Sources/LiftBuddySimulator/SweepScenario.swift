@@ -11,6 +11,8 @@ public enum SweepScenario {
   public static let rackMovesChance = 0.75
   /// Multi-set sessions are long (minutes of rest), so a few suffice.
   public static let multiSetChance = 0.1
+  /// Half the streams imitate the repository firmware (device clock field).
+  public static let liftbuddyFirmwareChance = 0.5
   /// Loads from 40 % to 100 % of the exercise's reference one-rep max.
   public static let intensity: ClosedRange<Double> = 0.4...1.0
   /// Plates come in 2.5 kg steps.
@@ -32,7 +34,8 @@ public enum SweepScenario {
     let reps = rng.integer(repsPerSet)
     return SimulationRequest(
       exercise: exercise, reps: reps, sets: rng.chance(multiSetChance) ? rng.integer(2...3) : 1,
-      loadKg: load, seed: seed &* 1000 &+ category, transport: transport, noise: noise, rateHz: nil,
+      loadKg: load, seed: seed &* 1000 &+ category, transport: transport, noise: noise,
+      firmware: rng.chance(liftbuddyFirmwareChance) ? .liftbuddy : .original, rateHz: nil,
       grinder: reps >= 3 && rng.chance(grinderChance), paused: rng.chance(pausedChance),
       rackMoves: rng.chance(rackMovesChance),
       streamName: "sweep-\(exercise.rawValue)-\(transport.rawValue)-\(noise.rawValue)-\(seed).lbs")

@@ -41,7 +41,7 @@ struct TransportModel {
     let latency = rng.uniform(serialLatencyS)
     var last = 0.0
     return lines.map { line in
-      last = max(last, line.sampleTime + latency + rng.uniform(serialJitterS))
+      last = max(last, line.printTime + latency + rng.uniform(serialJitterS))
       return last
     }
   }
@@ -69,7 +69,7 @@ struct TransportModel {
     var stallIndex = 0
     for line in lines {
       // The radio takes a line at the first connection event after it is printed.
-      let ready = max(line.sampleTime + 0.001, 0)
+      let ready = max(line.printTime + 0.001, 0)
       var event = Int(((ready - firstEvent) / interval).rounded(.up))
       event = max(event, currentEvent)
       let eventTime = firstEvent + Double(event) * interval

@@ -10,26 +10,30 @@ public struct Truth: Codable, Sendable, Equatable {
   public var seed: UInt64?
   public var transport: String?
   public var noise: String?
+  /// Which clip program the stream imitates (`ClipFirmware`).
+  public var firmware: String?
   public var sets: [TruthSet]
   public var nonReps: [NonRepPlan]
   /// What the simulator did to the stream; absent for hand-made streams.
   public var faults: FaultLog?
 
   public init(
-    stream: String, seed: UInt64?, transport: String?, noise: String?, sets: [TruthSet],
+    stream: String, seed: UInt64?, transport: String?, noise: String?, firmware: String? = nil,
+    sets: [TruthSet],
     nonReps: [NonRepPlan], faults: FaultLog?
   ) {
     self.stream = stream
     self.seed = seed
     self.transport = transport
     self.noise = noise
+    self.firmware = firmware
     self.sets = sets
     self.nonReps = nonReps
     self.faults = faults
   }
 
   enum CodingKeys: String, CodingKey {
-    case format, stream, seed, transport, noise, sets
+    case format, stream, seed, transport, noise, firmware, sets
     case nonReps = "non_reps"
     case faults
   }
@@ -41,6 +45,7 @@ public struct Truth: Codable, Sendable, Equatable {
     try c.encode(seed, forKey: .seed)
     try c.encode(transport, forKey: .transport)
     try c.encode(noise, forKey: .noise)
+    try c.encodeIfPresent(firmware, forKey: .firmware)
     try c.encode(sets, forKey: .sets)
     try c.encode(nonReps, forKey: .nonReps)
     try c.encodeIfPresent(faults, forKey: .faults)

@@ -24,7 +24,11 @@ struct SimulateCommand: AsyncParsableCommand {
   @Option(help: "clean, typical or dirty.")
   var noise: String = "typical"
   @Option(
-    name: .customLong("rate-hz"), help: "Nominal sonar rate (default: drawn from the seed, 15–40).")
+    help: "Clip program: original (plain lines) or liftbuddy (Firmware/: :<millis> field, 20 Hz).")
+  var firmware: String = "original"
+  @Option(
+    name: .customLong("rate-hz"),
+    help: "Nominal sonar rate (default: original clip drawn from the seed, 15–40; liftbuddy 20).")
   var rateHz: Double?
   @Flag(help: "The last rep of each set is a grinder with a sticking point.")
   var grinder = false
@@ -44,6 +48,9 @@ struct SimulateCommand: AsyncParsableCommand {
     guard Transport(rawValue: transport) != nil else {
       throw ValidationError("unknown transport '\(transport)'")
     }
+    guard ClipFirmware(rawValue: firmware) != nil else {
+      throw ValidationError("unknown firmware '\(firmware)'")
+    }
     guard NoiseLevel(rawValue: noise) != nil else {
       throw ValidationError("unknown noise level '\(noise)'")
     }
@@ -60,6 +67,7 @@ struct SimulateCommand: AsyncParsableCommand {
     let request = SimulationRequest(
       exercise: Exercise(rawValue: exercise)!, reps: reps, sets: sets, loadKg: load, seed: seed,
       transport: Transport(rawValue: transport)!, noise: NoiseLevel(rawValue: noise)!,
+      firmware: ClipFirmware(rawValue: firmware)!,
       rateHz: rateHz,
       grinder: grinder, paused: paused, rackMoves: !noRackMoves,
       streamName: URL(fileURLWithPath: output).lastPathComponent)

@@ -266,3 +266,48 @@ struct SimulatorTests {
     #expect(rolls.contains { $0 < 3 })
   }
 }
+
+@Suite("Clip firmware")
+struct ClipFirmwareTests {
+  @Test("The repository firmware: one decimal, device millis, 20 Hz, no out-of-range lines")
+  func liftbuddyFirmware() {
+    let stream = Simulator.run(
+      SimulationRequest(
+        exercise: .squat, reps: 4, seed: 12, transport: .serial, noise: .dirty, firmware: .liftbuddy
+      ))
+    #expect(stream.rateHz == 20)
+    let rows = StreamRows(stream.bytes)
+    let sonar = rows.lines.filter { $0.text.hasPrefix("s:") }
+    let imu = rows.lines.filter { $0.text.hasPrefix("a:") }
+    var millis: [Int] = []
+    for line in sonar {
+      let fields = line.text.split(separator: ":", omittingEmptySubsequences: false)
+      guard fields.count == 3, let cm = Double(fields[1]), let ms = Int(fields[2]) else { continue }
+      #expect(fields[1].split(separator: ".").last?.count == 1)
+      #expect(cm >= 2 && cm <= 400)
+      millis.append(ms)
+    }
+    #expect(Double(millis.count) > 0.9 * Double(sonar.count))
+    // Consecutive pings 50 ms apart on the device clock (49–51 ms).
+    let steps = zip(millis, millis.dropFirst()).map { $1 - $0 }
+    #expect(Double(steps.filter { (49...51).contains($0) }.count) > 0.9 * Double(steps.count))
+    let timedImu = imu.filter { $0.text.split(separator: ":").count == 4 }
+    #expect(Double(timedImu.count) > 0.98 * Double(imu.count), "all but garbage carry millis")
+    // Dirty streams have no-echo spikes, which this firmware does not send.
+    #expect(stream.truth.faults!.skippedPings > 0)
+    #expect(stream.truth.firmware == "liftbuddy")
+  }
+
+  @Test("The original clip prints plain lines, out-of-range values included")
+  func originalFirmware() {
+    let stream = Simulator.run(
+      SimulationRequest(exercise: .squat, reps: 4, seed: 12, transport: .serial, noise: .dirty))
+    let rows = StreamRows(stream.bytes)
+    #expect(
+      rows.lines.filter { $0.text.hasPrefix("s:") }.allSatisfy {
+        $0.text.split(separator: ":").count <= 2
+      })
+    #expect(rows.sonar.contains { $0.cm == 0 || $0.cm >= 400 })
+    #expect(stream.truth.faults!.skippedPings == 0)
+  }
+}
