@@ -21,17 +21,17 @@ struct SocketServerTests {
     #"{"class":"set","exercise":"squat","load_kg":100,"set":1,"set_id":"20261121T041000Z-set1","start_s":10.5}"#
 
   @Test func greetsWithVersionOnConnect() async throws {
-    let s = try await ServerUnderTest.start()
+    let s = try await SocketServerUnderTest.start()
     let path = s.path
-    let greeting = try await offPool { try TestClient(path: path).line() }
+    let greeting = try await SocketTest.offPool { try SocketTestClient(path: path).line() }
     #expect(greeting == SocketFixtures.versionLine)
     await s.stop()
   }
 
   @Test func watcherReceivesEventsInOrderWithExactJSON() async throws {
-    let s = try await ServerUnderTest.start()
+    let s = try await SocketServerUnderTest.start()
     let client = try await s.connect()
-    let ack = try await offPool {
+    let ack = try await SocketTest.offPool {
       try client.send(#"{"cmd":"watch"}"# + "\n")
       return try client.line()
     }
@@ -42,7 +42,7 @@ struct SocketServerTests {
     s.server.publish(SocketFixtures.repEvent(1))
     s.server.publish(SocketFixtures.lift())
     s.server.publish(.status(SocketFixtures.status))
-    let lines = try await offPool { try (0..<4).map { _ in try client.line() } }
+    let lines = try await SocketTest.offPool { try (0..<4).map { _ in try client.line() } }
 
     #expect(lines[0] == Self.setLine)
     #expect(lines[1] == Self.rep1Line)
@@ -56,9 +56,9 @@ struct SocketServerTests {
   }
 
   @Test func classesNarrowAndEnableFalseUnsubscribes() async throws {
-    let s = try await ServerUnderTest.start()
+    let s = try await SocketServerUnderTest.start()
     let client = try await s.connect()
-    let ack = try await offPool {
+    let ack = try await SocketTest.offPool {
       try client.send(#"{"cmd":"watch","classes":["rep","lift"]}"# + "\n")
       return try client.line()
     }
@@ -74,7 +74,7 @@ struct SocketServerTests {
     s.server.publish(SocketFixtures.repEvent(1))
     s.server.publish(.status(SocketFixtures.status))
     s.server.publish(SocketFixtures.lift())
-    let narrowed = try await offPool { [try client.line(), try client.line()] }
+    let narrowed = try await SocketTest.offPool { [try client.line(), try client.line()] }
     #expect(
       narrowed == [
         Self.rep1Line, #"{"class":"lift","report":"# + SocketFixtures.report().jsonLine() + "}",
@@ -83,15 +83,15 @@ struct SocketServerTests {
     // A second client on the same event loop (the server's own group has
     // one) is the witness that the next event has been handed out.
     let witness = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
-    let off = try await offPool {
+    let off = try await SocketTest.offPool {
       try client.send(#"{"cmd":"watch","enable":false}"# + "\n")
       return try client.line()
     }
     #expect(off == #"{"class":"ack","classes":[],"cmd":"watch"}"#)
     s.server.publish(SocketFixtures.repEvent(1))
-    let seen = try await offPool { try witness.line() }
+    let seen = try await SocketTest.offPool { try witness.line() }
     #expect(seen == Self.rep1Line)
-    let after = try await offPool {
+    let after = try await SocketTest.offPool {
       try client.send(#"{"cmd":"version"}"# + "\n")
       return try client.line()
     }
@@ -129,10 +129,10 @@ struct SocketServerTests {
   ]
 
   @Test func everyBadCommandGetsAnErrorAndTheConnectionStillAnswers() async throws {
-    let s = try await ServerUnderTest.start()
+    let s = try await SocketServerUnderTest.start()
     let client = try await s.connect()
     for bad in Self.badCommands {
-      let replies = try await offPool {
+      let replies = try await SocketTest.offPool {
         try client.send(bad.line + "\n" + #"{"cmd":"version"}"# + "\n")
         return [try client.line(), try client.line()]
       }
@@ -143,7 +143,7 @@ struct SocketServerTests {
         "\(bad.line)")
     }
     // Invalid UTF-8 is not JSON either.
-    let utf8 = try await offPool {
+    let utf8 = try await SocketTest.offPool {
       try client.send([0x7B, 0xFF, 0xFE, 0x7D, 0x0A])
       return try client.line()
     }
@@ -156,25 +156,25 @@ struct SocketServerTests {
   }
 
   @Test func overlongLineIsReportedAtOnceAndDiscardedUpToItsNewline() async throws {
-    let s = try await ServerUnderTest.start { $0.maxCommandBytes = 64 }
+    let s = try await SocketServerUnderTest.start { $0.maxCommandBytes = 64 }
     let client = try await s.connect()
     let expected =
       #"{"class":"error","message":"command longer than 64 bytes; discarded up to its newline"}"#
     // Reported before the line even ends.
-    let early = try await offPool {
+    let early = try await SocketTest.offPool {
       try client.send(#"{"cmd":"version","x":""# + String(repeating: "x", count: 200))
       return try client.line()
     }
     #expect(early == expected)
     // The rest of that line, however long, is dropped; the next line counts.
-    let after = try await offPool {
+    let after = try await SocketTest.offPool {
       try client.send(
         String(repeating: "y", count: 10_000) + #""}"# + "\n" + #"{"cmd":"version"}"# + "\n")
       return try client.line()
     }
     #expect(after == SocketFixtures.versionLine)
     // Exactly at the bound is fine; one byte over is not.
-    let bound = try await offPool {
+    let bound = try await SocketTest.offPool {
       let exact = #"{"cmd":"version"}"# + String(repeating: " ", count: 64 - 17)
       try client.send(exact + "\r\n" + exact + " \n")
       return [try client.line(), try client.line()]
@@ -184,21 +184,21 @@ struct SocketServerTests {
   }
 
   @Test func halfAnObjectStallsNobodyElse() async throws {
-    let s = try await ServerUnderTest.start()
+    let s = try await SocketServerUnderTest.start()
     let stalled = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
-    try await offPool { try stalled.send(#"{"cmd":"sta"#) }
+    try await SocketTest.offPool { try stalled.send(#"{"cmd":"sta"#) }
     let other = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
-    let status = try await offPool {
+    let status = try await SocketTest.offPool {
       try other.send(#"{"cmd":"status"}"# + "\n")
       return try other.line()
     }
     #expect(status == Self.statusLine)
     s.server.publish(SocketFixtures.repEvent(1))
-    let rep = try await offPool { try other.line() }
+    let rep = try await SocketTest.offPool { try other.line() }
     #expect(rep == Self.rep1Line)
     // The half-sent command, once finished, is answered after the event it
     // was waiting behind.
-    let finished = try await offPool {
+    let finished = try await SocketTest.offPool {
       try stalled.send(#"tus"}"# + "\n")
       return [try stalled.line(), try stalled.line()]
     }
@@ -207,9 +207,9 @@ struct SocketServerTests {
   }
 
   @Test func clientThatNeverFinishesALineIsDisconnectedAfterTheTimeout() async throws {
-    let s = try await ServerUnderTest.start { $0.partialCommandTimeout = .milliseconds(300) }
+    let s = try await SocketServerUnderTest.start { $0.partialCommandTimeout = .milliseconds(300) }
     let client = try await s.connect()
-    let lines = try await offPool {
+    let lines = try await SocketTest.offPool {
       try client.send(#"{"cmd":"#)
       return try client.linesUntilEOF()
     }
@@ -219,9 +219,9 @@ struct SocketServerTests {
   }
 
   @Test func setStartSetEndSetReachTheDaemonAndAreAcknowledged() async throws {
-    let s = try await ServerUnderTest.start()
+    let s = try await SocketServerUnderTest.start()
     let client = try await s.connect()
-    let replies = try await offPool {
+    let replies = try await SocketTest.offPool {
       try client.send(
         #"{"cmd":"set","exercise":"bench_press","load_kg":82.5}"# + "\n" + #"{"cmd":"start_set"}"#
           + "\n"
@@ -241,7 +241,7 @@ struct SocketServerTests {
       ])
 
     s.daemon.fail(with: "no set in progress")
-    let refused = try await offPool {
+    let refused = try await SocketTest.offPool {
       try client.send(#"{"cmd":"end_set"}"# + "\n")
       return try client.line()
     }
@@ -250,13 +250,13 @@ struct SocketServerTests {
   }
 
   @Test func slowSubscriberIsDroppedWhileANormalOneGetsEveryEvent() async throws {
-    let s = try await ServerUnderTest.start { $0.clientBufferBytes = 64 * 1024 }
+    let s = try await SocketServerUnderTest.start { $0.clientBufferBytes = 64 * 1024 }
     let stuck = try await s.connect(watch: #"{"cmd":"watch"}"#)
     let normal = try await s.connect(watch: #"{"cmd":"watch"}"#)
     #expect(s.server.connectedClients == 2)
     let count = 3000
     let reader = Task {
-      try await offPool { try (0..<count).map { _ in try normal.line() } }
+      try await SocketTest.offPool { try (0..<count).map { _ in try normal.line() } }
     }
     for i in 1...count {
       s.server.publish(SocketFixtures.repEvent(i))
@@ -272,50 +272,50 @@ struct SocketServerTests {
       return (try? JSONDecoder().decode(Rep.self, from: Data(line.utf8)).rep.index) ?? -1
     }
     #expect(indexes == Array(1...count))
-    #expect(await eventually { s.server.connectedClients == 1 })
+    #expect(await SocketTest.eventually { s.server.connectedClients == 1 })
     // What the stuck client had been sent before it was dropped is still
     // readable, then the stream ends: it was disconnected.
-    let leftovers = try await offPool { try stuck.linesUntilEOF() }
+    let leftovers = try await SocketTest.offPool { try stuck.linesUntilEOF() }
     #expect(leftovers.count < count)
     await s.stop()
   }
 
   @Test func twoHundredSubscribersAllReceiveAnEvent() async throws {
-    let s = try await ServerUnderTest.start()
+    let s = try await SocketServerUnderTest.start()
     let path = s.path
-    let clients = try await offPool {
+    let clients = try await SocketTest.offPool {
       try (0..<200).map { _ in
-        let client = try TestClient(path: path)
+        let client = try SocketTestClient(path: path)
         try client.send(#"{"cmd":"watch","classes":["rep"]}"# + "\n")
         return client
       }
     }
-    let acks = try await offPool { try clients.map { [try $0.line(), try $0.line()] } }
+    let acks = try await SocketTest.offPool { try clients.map { [try $0.line(), try $0.line()] } }
     #expect(
       acks.allSatisfy {
         $0 == [SocketFixtures.versionLine, #"{"class":"ack","classes":["rep"],"cmd":"watch"}"#]
       })
     #expect(s.server.connectedClients == 200)
     s.server.publish(SocketFixtures.repEvent(1))
-    let reps = try await offPool { try clients.map { try $0.line() } }
+    let reps = try await SocketTest.offPool { try clients.map { try $0.line() } }
     #expect(reps.count == 200)
     #expect(reps.allSatisfy { $0 == Self.rep1Line })
     await s.stop()
   }
 
   @Test func connectionsBeyondMaxClientsAreToldAndClosed() async throws {
-    let s = try await ServerUnderTest.start { $0.maxClients = 2 }
+    let s = try await SocketServerUnderTest.start { $0.maxClients = 2 }
     let a = try await s.connect()
     let b = try await s.connect()
     let path = s.path
-    let third = try await offPool { try TestClient(path: path).linesUntilEOF() }
+    let third = try await SocketTest.offPool { try SocketTestClient(path: path).linesUntilEOF() }
     #expect(third == [#"{"class":"error","message":"too many clients (2)"}"#])
     _ = (a, b)
     await s.stop()
   }
 
   @Test func samplesAreRateLimitedPerClient() async throws {
-    let s = try await ServerUnderTest.start { $0.sampleMaxHz = 10 }
+    let s = try await SocketServerUnderTest.start { $0.sampleMaxHz = 10 }
     let client = try await s.connect(watch: #"{"cmd":"watch","classes":["sample","rep"]}"#)
     for i in 0..<50 {
       var state = LiveState()
@@ -324,7 +324,7 @@ struct SocketServerTests {
       s.server.publish(.sample(state))
     }
     s.server.publish(SocketFixtures.repEvent(1))
-    let burst = try await offPool { [try client.line(), try client.line()] }
+    let burst = try await SocketTest.offPool { [try client.line(), try client.line()] }
     #expect(
       burst == [
         #"{"class":"sample","height_cm":80,"pitch_deg":null,"roll_deg":null,"t":0,"velocity_mps":null}"#,
@@ -334,7 +334,7 @@ struct SocketServerTests {
     var later = LiveState()
     later.t = 2
     s.server.publish(.sample(later))
-    let next = try await offPool { try client.line() }
+    let next = try await SocketTest.offPool { try client.line() }
     #expect(
       next
         == #"{"class":"sample","height_cm":null,"pitch_deg":null,"roll_deg":null,"t":2,"velocity_mps":null}"#
@@ -343,7 +343,7 @@ struct SocketServerTests {
   }
 
   @Test func shutdownSendsFinalStatusToEveryClientAndRemovesTheSocket() async throws {
-    let s = try await ServerUnderTest.start()
+    let s = try await SocketServerUnderTest.start()
     let watcher = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
     let idle = try await s.connect()
     var final = SocketFixtures.status
@@ -353,8 +353,8 @@ struct SocketServerTests {
     let expected =
       #"{"class":"status","message":"SIGTERM","quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
       + #""source":"replay:squat-5x100.lbs","state":"stopping","t":12.5}"#
-    let watcherLines = try await offPool { try watcher.linesUntilEOF() }
-    let idleLines = try await offPool { try idle.linesUntilEOF() }
+    let watcherLines = try await SocketTest.offPool { try watcher.linesUntilEOF() }
+    let idleLines = try await SocketTest.offPool { try idle.linesUntilEOF() }
     #expect(watcherLines == [expected])
     #expect(idleLines == [expected])
     #expect(access(s.path, F_OK) != 0)
@@ -365,32 +365,34 @@ struct SocketServerTests {
 @Suite("Socket file", .serialized)
 struct SocketFileTests {
   @Test func staleSocketFromACrashIsReplaced() async throws {
-    let path = temporarySocketPath()
+    let path = SocketTest.temporaryPath()
     try leaveStaleSocket(at: path)
     var info = stat()
     #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
-    let s = try await ServerUnderTest.start(path: path)
-    let greeting = try await offPool { try TestClient(path: path).line() }
+    let s = try await SocketServerUnderTest.start(path: path)
+    let greeting = try await SocketTest.offPool { try SocketTestClient(path: path).line() }
     #expect(greeting == SocketFixtures.versionLine)
     await s.stop()
   }
 
   @Test func liveSocketIsNotStolen() async throws {
-    let first = try await ServerUnderTest.start()
+    let first = try await SocketServerUnderTest.start()
     await #expect(throws: SocketServerError.inUse(path: first.path)) {
-      _ = try await ServerUnderTest.start(path: first.path)
+      _ = try await SocketServerUnderTest.start(path: first.path)
     }
-    let greeting = try await offPool { [path = first.path] in try TestClient(path: path).line() }
+    let greeting = try await SocketTest.offPool { [path = first.path] in
+      try SocketTestClient(path: path).line()
+    }
     #expect(greeting == SocketFixtures.versionLine)
     await first.stop()
   }
 
   @Test func pathThatIsNotASocketIsRefused() async throws {
-    let path = temporarySocketPath()
+    let path = SocketTest.temporaryPath()
     try Data("precious".utf8).write(to: URL(fileURLWithPath: path))
     defer { unlink(path) }
     await #expect(throws: SocketServerError.notASocket(path: path)) {
-      _ = try await ServerUnderTest.start(path: path)
+      _ = try await SocketServerUnderTest.start(path: path)
     }
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious")
     #expect(
@@ -401,7 +403,7 @@ struct SocketFileTests {
 
   @Test(arguments: [mode_t(0o660), 0o600])
   func modeIsApplied(mode: mode_t) async throws {
-    let s = try await ServerUnderTest.start { $0.mode = mode }
+    let s = try await SocketServerUnderTest.start { $0.mode = mode }
     var info = stat()
     #expect(lstat(s.path, &info) == 0)
     #expect(info.st_mode & 0o777 == mode)
@@ -409,9 +411,9 @@ struct SocketFileTests {
   }
 
   @Test func unknownGroupIsAnErrorAndLeavesNoSocketBehind() async throws {
-    let path = temporarySocketPath()
+    let path = SocketTest.temporaryPath()
     await #expect(throws: SocketServerError.unknownGroup("no-such-group-lb")) {
-      _ = try await ServerUnderTest.start(path: path) { $0.group = "no-such-group-lb" }
+      _ = try await SocketServerUnderTest.start(path: path) { $0.group = "no-such-group-lb" }
     }
     #expect(access(path, F_OK) != 0)
   }
@@ -432,6 +434,6 @@ struct SocketFileTests {
         bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
       }
     }
-    guard result == 0 else { throw TestClient.Failure(description: "bind: \(errno)") }
+    guard result == 0 else { throw SocketTestClient.Failure(description: "bind: \(errno)") }
   }
 }

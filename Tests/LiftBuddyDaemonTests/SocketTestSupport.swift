@@ -8,9 +8,9 @@ import Testing
 
 /// A client on a real Unix socket, with plain blocking calls and a receive
 /// timeout, so a missing line fails the test instead of hanging it. Used by
-/// one thread at a time; run its calls through `offPool` so they never block
+/// one thread at a time; run its calls through `SocketTest.offPool` so they never block
 /// Swift's cooperative threads (the server's daemon double runs there).
-final class TestClient: @unchecked Sendable {
+final class SocketTestClient: @unchecked Sendable {
   let fd: Int32
   private var pending: [UInt8] = []
 
@@ -97,21 +97,38 @@ final class TestClient: @unchecked Sendable {
   }
 }
 
-/// Runs blocking socket calls on a thread of their own.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result { try body() }) }.start()
+/// Helpers of the socket tests, in a namespace of their own: the test module
+/// is shared with other engineers' suites.
+enum SocketTest {
+  /// Runs blocking socket calls on a thread of their own.
+  static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+  }
+
+  static func temporaryPath() -> String {
+    "/tmp/lbsock-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+  }
+
+  /// Polls until `condition` holds or `seconds` pass.
+  static func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
   }
 }
 
 /// A test double of the daemon's pipeline: records the commands it is given,
 /// answers them as configured, and can publish through the server like the
 /// real pipeline does.
-final class FakeDaemon: DaemonControl, @unchecked Sendable {
+final class SocketFakeDaemon: DaemonControl, @unchecked Sendable {
   private let lock = NSLock()
   private var _commands: [ControlCommand] = []
   private var _failure: String?
-  private var _onCommand: (@Sendable (ControlCommand) -> Void)?
   let status: DaemonStatus
 
   init(status: DaemonStatus = SocketFixtures.status) { self.status = status }
@@ -121,56 +138,49 @@ final class FakeDaemon: DaemonControl, @unchecked Sendable {
   /// The message `perform` answers with (nil: success).
   func fail(with message: String?) { lock.withLock { _failure = message } }
 
-  /// What happens in the pipeline when a command arrives, before `perform` returns.
-  func onCommand(_ body: @escaping @Sendable (ControlCommand) -> Void) {
-    lock.withLock { _onCommand = body }
-  }
-
   func perform(_ command: ControlCommand) async -> String? {
-    let (failure, hook) = lock.withLock {
+    lock.withLock {
       _commands.append(command)
-      return (_failure, _onCommand)
+      return _failure
     }
-    hook?(command)
-    return failure
   }
 
   func currentStatus() async -> DaemonStatus { status }
 }
 
 /// A running server on a fresh path, shut down by `stop`.
-struct ServerUnderTest {
+struct SocketServerUnderTest {
   let server: SocketServer
   let path: String
-  let daemon: FakeDaemon
+  let daemon: SocketFakeDaemon
 
   static func start(
-    path: String = temporarySocketPath(), daemon: FakeDaemon = FakeDaemon(),
+    path: String = SocketTest.temporaryPath(), daemon: SocketFakeDaemon = SocketFakeDaemon(),
     _ configure: (inout SocketConfiguration) -> Void = { _ in }
-  ) async throws -> ServerUnderTest {
+  ) async throws -> SocketServerUnderTest {
     var configuration = SocketConfiguration(path: path)
     configure(&configuration)
     var logger = Logger(label: "socket-test")
     logger.logLevel = .error
     let server = SocketServer(configuration: configuration, control: daemon, logger: logger)
     try await server.start()
-    return ServerUnderTest(server: server, path: path, daemon: daemon)
+    return SocketServerUnderTest(server: server, path: path, daemon: daemon)
   }
 
   /// Connects, checks the greeting, and optionally subscribes.
-  func connect(watch: String? = nil) async throws -> TestClient {
+  func connect(watch: String? = nil) async throws -> SocketTestClient {
     let path = self.path
-    return try await offPool {
-      let client = try TestClient(path: path)
+    return try await SocketTest.offPool {
+      let client = try SocketTestClient(path: path)
       let greeting = try client.line()
       guard greeting == SocketFixtures.versionLine else {
-        throw TestClient.Failure(description: "unexpected greeting \(greeting)")
+        throw SocketTestClient.Failure(description: "unexpected greeting \(greeting)")
       }
       if let watch {
         try client.send(watch + "\n")
         let ack = try client.line()
         guard ack.hasPrefix(#"{"class":"ack""#) else {
-          throw TestClient.Failure(description: "no ack: \(ack)")
+          throw SocketTestClient.Failure(description: "no ack: \(ack)")
         }
       }
       return client
@@ -181,20 +191,6 @@ struct ServerUnderTest {
     await server.shutdown(finalStatus: finalStatus)
     unlink(path)
   }
-}
-
-func temporarySocketPath() -> String {
-  "/tmp/lbsock-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-}
-
-/// Polls until `condition` holds or `seconds` pass.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
-  while Date() < deadline {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(10))
-  }
-  return condition()
 }
 
 /// Fixed events, so the bytes on the wire are known in advance.

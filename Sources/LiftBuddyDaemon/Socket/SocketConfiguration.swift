@@ -3,8 +3,9 @@ import Glibc
 /// Where and how the daemon's socket listens, and the bounds that keep one
 /// client from costing the others anything.
 public struct SocketConfiguration: Sendable {
-  /// The path `liftbuddy watch` uses when not told otherwise.
-  public static let defaultPath = "/run/liftbuddy/liftbuddyd.sock"
+  /// Where the daemon listens under systemd (`RuntimeDirectory=liftbuddy`),
+  /// and so where `liftbuddy watch` looks first.
+  public static let defaultPath = "/run/liftbuddy/liftbuddy.sock"
 
   public var path: String
   /// Applied with chmod after bind: group members may connect, others not.
