@@ -2,20 +2,27 @@
 /// many. Everything is a count or a sum, so scores add exactly and the mean
 /// errors of an aggregate are over all its reps, not a mean of means.
 public struct Score: Sendable, Equatable {
-  /// A running mean absolute error.
+  /// A running mean absolute error, and the mean signed error beside it:
+  /// a bias says which way to tune (a concentric end found early shows as
+  /// a negative end bias and a positive mean-velocity bias).
   public struct ErrorSum: Sendable, Equatable {
     public var total = 0.0
+    public var signedTotal = 0.0
     public var count = 0
     public init() {}
+    /// `error` is found minus true.
     public mutating func add(_ error: Double) {
       total += abs(error)
+      signedTotal += error
       count += 1
     }
     /// Nil when nothing was matched: no error is not zero error.
     public var mean: Double? { count == 0 ? nil : total / Double(count) }
+    public var bias: Double? { count == 0 ? nil : signedTotal / Double(count) }
     public static func + (a: ErrorSum, b: ErrorSum) -> ErrorSum {
       var s = a
       s.total += b.total
+      s.signedTotal += b.signedTotal
       s.count += b.count
       return s
     }

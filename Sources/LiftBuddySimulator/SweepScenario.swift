@@ -18,8 +18,10 @@ public enum SweepScenario {
   /// Plates come in 2.5 kg steps.
   public static let loadStepKg = 2.5
 
+  /// `firmware` nil draws the clip program from the seed.
   public static func request(
-    seed: UInt64, exercise: Exercise, transport: Transport, noise: NoiseLevel
+    seed: UInt64, exercise: Exercise, transport: Transport, noise: NoiseLevel,
+    firmware: ClipFirmware? = nil
   ) -> SimulationRequest {
     // Mixing the category into the draw keeps categories independent while
     // the trajectory generator itself still sees the plain seed.
@@ -32,12 +34,16 @@ public enum SweepScenario {
     let load =
       (profile.referenceOneRepMaxKg * rng.uniform(intensity) / loadStepKg).rounded() * loadStepKg
     let reps = rng.integer(repsPerSet)
+    let sets = rng.chance(multiSetChance) ? rng.integer(2...3) : 1
+    // Drawn even when given, so that fixing it leaves every other draw alone.
+    let drawnFirmware: ClipFirmware = rng.chance(liftbuddyFirmwareChance) ? .liftbuddy : .original
+    let grinder = reps >= 3 && rng.chance(grinderChance)
+    let paused = rng.chance(pausedChance)
+    let rackMoves = rng.chance(rackMovesChance)
     return SimulationRequest(
-      exercise: exercise, reps: reps, sets: rng.chance(multiSetChance) ? rng.integer(2...3) : 1,
-      loadKg: load, seed: seed &* 1000 &+ category, transport: transport, noise: noise,
-      firmware: rng.chance(liftbuddyFirmwareChance) ? .liftbuddy : .original, rateHz: nil,
-      grinder: reps >= 3 && rng.chance(grinderChance), paused: rng.chance(pausedChance),
-      rackMoves: rng.chance(rackMovesChance),
+      exercise: exercise, reps: reps, sets: sets, loadKg: load, seed: seed &* 1000 &+ category,
+      transport: transport, noise: noise, firmware: firmware ?? drawnFirmware, rateHz: nil,
+      grinder: grinder, paused: paused, rackMoves: rackMoves,
       streamName: "sweep-\(exercise.rawValue)-\(transport.rawValue)-\(noise.rawValue)-\(seed).lbs")
   }
 }

@@ -24,6 +24,10 @@ struct EvaluateCommand: AsyncParsableCommand {
   var transport: String?
   @Option(help: "Exercises for --sweep (comma-separated; default all).")
   var exercise: String?
+  @Option(
+    help:
+      "Clip programs for --sweep: original, liftbuddy (comma-separated; default drawn per seed).")
+  var firmware: String?
   @Option(help: "Smoother: moving_average or local_quadratic.")
   var smoother: String?
   @Option(help: "Smoothing window in seconds.")
@@ -68,13 +72,18 @@ struct EvaluateCommand: AsyncParsableCommand {
       let exercises: [Exercise] = try list(exercise, Exercise.allCases, "exercise")
       let transports: [Transport] = try list(transport, Transport.allCases, "transport")
       let noises: [NoiseLevel] = try list(noise, NoiseLevel.allCases, "noise level")
+      let firmwares: [ClipFirmware?] =
+        firmware == nil ? [nil] : try list(firmware, ClipFirmware.allCases, "firmware")
       var requests: [SimulationRequest] = []
       for seed in try seedRange() {
         for e in exercises {
           for t in transports {
             for n in noises {
-              requests.append(
-                SweepScenario.request(seed: seed, exercise: e, transport: t, noise: n))
+              for f in firmwares {
+                requests.append(
+                  SweepScenario.request(
+                    seed: seed, exercise: e, transport: t, noise: n, firmware: f))
+              }
             }
           }
         }
@@ -88,15 +97,18 @@ struct EvaluateCommand: AsyncParsableCommand {
           score, label: request.streamName,
           keys: [
             "exercise=\(request.exercise.rawValue)", "transport=\(request.transport.rawValue)",
-            "noise=\(request.noise.rawValue)",
+            "noise=\(request.noise.rawValue)", "firmware=\(request.firmware.rawValue)",
           ])
       }
     } else {
       for file in files {
         let url = URL(fileURLWithPath: file)
         let bytes = [UInt8](try Data(contentsOf: url))
-        let truth = try TruthFile.decode(
-          Data(contentsOf: URL(fileURLWithPath: TruthFile.path(forStream: file))))
+        let truthPath = TruthFile.path(forStream: file)
+        guard FileManager.default.fileExists(atPath: truthPath) else {
+          throw ValidationError("no truth beside \(file) (looked for \(truthPath))")
+        }
+        let truth = try TruthFile.decode(Data(contentsOf: URL(fileURLWithPath: truthPath)))
         let reports = RecordedStreamAnalysis.reports(
           for: bytes, sourceName: "replay:\(url.lastPathComponent)", configuration: configuration)
         add(
@@ -105,6 +117,7 @@ struct EvaluateCommand: AsyncParsableCommand {
             "exercise=\(truth.sets.first?.exercise ?? "none")",
             "noise=\(truth.noise ?? "hand-made")",
             "transport=\(truth.transport ?? "hand-made")",
+            "firmware=\(truth.firmware ?? "hand-made")",
           ])
       }
     }
