@@ -1,3 +1,4 @@
+import Foundation
 import SystemPackage
 
 #if canImport(Glibc)
@@ -8,10 +9,13 @@ import SystemPackage
 /// to `master` come out of the slave device (`slavePath`), which a reader
 /// opens like any TTY. The slave is kept open here, in raw mode, so that the
 /// pair outlives the readers that come and go.
-public final class PseudoTerminal: Sendable {
-  public let master: FileDescriptor
+public final class PseudoTerminal: @unchecked Sendable {
   public let slavePath: String
+  private let master: FileDescriptor
   private let heldSlave: FileDescriptor
+  /// Guards `closed`, so that the descriptors are closed exactly once.
+  private let lock = NSLock()
+  private var closed = false
 
   public init() throws(Errno) {
     // posix_openpt/grantpt/ptsname are hidden from Swift's Glibc module
@@ -23,14 +27,14 @@ public final class PseudoTerminal: Sendable {
     var number: UInt32 = 0
     guard ioctl(m, Self.TIOCSPTLCK, &unlock) == 0, ioctl(m, Self.TIOCGPTN, &number) == 0 else {
       let e = errno
-      close(m)
+      _ = Glibc.close(m)
       throw Errno(rawValue: e)
     }
     let path = "/dev/pts/\(number)"
     let s = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
     guard s >= 0 else {
       let e = errno
-      close(m)
+      _ = Glibc.close(m)
       throw Errno(rawValue: e)
     }
     var t = termios()
@@ -48,13 +52,24 @@ public final class PseudoTerminal: Sendable {
 
   /// Writes all of `bytes` to the master side.
   public func write(_ bytes: [UInt8]) throws(Errno) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !closed else { throw Errno.badFileDescriptor }
     do { _ = try bytes.withUnsafeBytes { try master.writeAll($0) } } catch {
       throw error as? Errno ?? .ioError
     }
   }
 
-  deinit {
-    try? heldSlave.close()
-    try? master.close()
+  /// Closes both sides: readers of the slave see a hang-up (EIO), as when
+  /// a USB adapter is unplugged.
+  public func close() {
+    lock.withLock {
+      guard !closed else { return }
+      closed = true
+      try? heldSlave.close()
+      try? master.close()
+    }
   }
+
+  deinit { close() }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import LiftBuddyCore
+import Testing
+
+@testable import LiftBuddyDaemon
+
+/// The drivers against the real OS: a pseudo-terminal for the serial port,
+/// files for replay.
+@Suite(.serialized) struct SourceTests {
+  /// Collects a source's events from a background task.
+  actor Collector {
+    var events: [SourceEvent] = []
+    func add(_ e: SourceEvent) { events.append(e) }
+    var bytes: [UInt8] {
+      var all: [UInt8] = []
+      for case .bytes(let b, _) in events { all += b }
+      return all
+    }
+    var statuses: [SourceStatus] {
+      events.compactMap { if case .status(let s) = $0 { s } else { nil } }
+    }
+  }
+
+  @Test func serialSourceReadsAPseudoTerminalAndReportsItsLoss() async throws {
+    let pty = try PseudoTerminal()
+    let source = SerialSource(path: pty.slavePath, backoff: Backoff(initial: 0.1, maximum: 0.2))
+    #expect(source.name == "serial:\(pty.slavePath)")
+    let collector = Collector()
+    let clock = SourceClock.startingNow()
+    let task = Task {
+      for await e in source.events(clock: clock) { await collector.add(e) }
+    }
+    #expect(
+      await waitUntil(timeout: 3) {
+        await collector.statuses.contains(.connected(detail: pty.slavePath))
+      })
+    try pty.write(Array("s:52\na:1:0\n".utf8))
+    #expect(await waitUntil(timeout: 3) { await collector.bytes == Array("s:52\na:1:0\n".utf8) })
+    pty.close()
+    #expect(
+      await waitUntil(timeout: 3) {
+        await collector.statuses.contains { if case .lost = $0 { true } else { false } }
+      })
+    #expect(
+      await waitUntil(timeout: 3) {
+        await collector.statuses.contains { if case .retrying = $0 { true } else { false } }
+      })
+    task.cancel()
+    // Cancelling ends the stream (the reading thread wakes and stops).
+    let ended = await waitUntil(timeout: 2) { task.isCancelled }
+    #expect(ended)
+    _ = await task.value
+    let times = await collector.events.compactMap {
+      if case .bytes(_, let t) = $0 { t } else { nil }
+    }
+    #expect(times.allSatisfy { $0 >= 0 && $0 < 10 })
+  }
+
+  @Test func serialSourceRetriesAMissingDeviceUntilItAppears() async throws {
+    let dir = ScratchDirectory()
+    let link = dir.file("clip")
+    let source = SerialSource(path: link, backoff: Backoff(initial: 0.1, maximum: 0.2))
+    let collector = Collector()
+    let task = Task {
+      for await e in source.events(clock: .startingNow()) { await collector.add(e) }
+    }
+    #expect(
+      await waitUntil(timeout: 2) {
+        await collector.statuses.contains { if case .lost = $0 { true } else { false } }
+      })
+    let pty = try PseudoTerminal()
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: pty.slavePath)
+    #expect(
+      await waitUntil(timeout: 3) { await collector.statuses.contains(.connected(detail: link)) })
+    try pty.write(Array("s:60\n".utf8))
+    #expect(await waitUntil(timeout: 3) { await collector.bytes == Array("s:60\n".utf8) })
+    task.cancel()
+    _ = await task.value
+    pty.close()
+  }
+
+  @Test func replayAtMaxSpeedGivesTheFileRowsAndHeader() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(1)
+    try stream.write(to: dir.file("a.lbs"))
+    let source = try ReplaySource(path: dir.file("a.lbs"), speed: .max)
+    #expect(source.name == "replay:a.lbs")
+    #expect(source.hints.exercise == .squat)
+    #expect(source.hints.loadKg == 100)
+    #expect(source.hints.timing == .recorded(wallClockOrigin: 1_795_233_600))
+    var rows: [RecordedRow] = []
+    for await e in source.events(clock: .startingNow()) {
+      if case .rows(let r) = e { rows += r }
+    }
+    #expect(rows.count == stream.rows.count)
+    #expect(rows.first == .line(t: 0, bytes: Array("s:140".utf8)))
+  }
+
+  @Test func replayKeepsTheRecordedPaceAndLoops() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(0.5)
+    try stream.write(to: dir.file("b.lbs"))
+    let source = try ReplaySource(path: dir.file("b.lbs"), speed: .factor(1), loop: true)
+    let start = ContinuousClock.now
+    var passes = 1
+    var lastT = -1.0
+    loop: for await e in source.events(clock: .startingNow()) {
+      switch e {
+      case .status(.rewound):
+        passes += 1
+        if passes == 3 { break loop }
+      case .rows(let rows):
+        for case .line(let t, _) in rows {
+          #expect(t >= lastT)
+          lastT = t
+        }
+      default: break
+      }
+    }
+    let elapsed = ContinuousClock.now - start
+    // Two passes of ~0.5 s each, at the recording's pace.
+    #expect(elapsed >= .milliseconds(900))
+    #expect(elapsed < .seconds(3))
+    #expect(lastT > 0.9)
+  }
+}
