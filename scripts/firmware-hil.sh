@@ -34,6 +34,7 @@
 #   HIL_SECONDS=auto   capture length (default: the whole set + 2.5 s)
 #   HIL_OUT=dir        where captures go (default: a new mktemp dir, kept)
 #   HIL_STRICT=1       fail when the analyzer is missing or not ready
+#   LIFTBUDDY=path     the analyzer binary (default .build/debug/liftbuddy)
 #   LIFTBUDDYD, LIFTBUDDYD_ARGS, LIFTBUDDYD_SECONDS, LIFTBUDDYD_CHECK: see step 6
 set -euo pipefail
 
@@ -116,7 +117,7 @@ if ! python3 "$fw/hil/check_capture.py" "$out/clip-raw.lbs" --timed "$out/clip-t
 fi
 
 # --- The analyzer, when it exists -------------------------------------------
-analyzer="$root/.build/debug/liftbuddy"
+analyzer="${LIFTBUDDY:-$root/.build/debug/liftbuddy}"
 count_reps_json() {  # stdin: a lift report (or several) as JSON; prints the rep count
   python3 -c '
 import json, sys
