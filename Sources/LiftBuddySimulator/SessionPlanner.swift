@@ -40,6 +40,19 @@ struct SessionPlanner {
   /// Rep-to-rep depth variation (1 σ, cm) and its bound.
   static let romJitterCm = 1.0
   static let romJitterLimitCm = 3.0
+  /// Lifters differ around the load–velocity line by about 6 % (1 σ).
+  static let lifterSpread = 0.06
+  /// Rep-to-rep scatter of velocity beyond fatigue (1 σ).
+  static let repSpread = 0.02
+  /// Each later set starts this much slower: rests of 1–3 min do not fully
+  /// restore a lifter.
+  static let slowdownPerSet = 0.03
+  /// Bracing between the set-up moves and the first rep.
+  static let setUpToFirstRepS: ClosedRange<Double> = 1...2.5
+  /// Standing at lockout after the last rep before walking the bar in.
+  static let holdAfterLastRepS: ClosedRange<Double> = 0.5...2
+  static let beforeRerackS: ClosedRange<Double> = 0.2...0.8
+  static let adjustmentMoveS: ClosedRange<Double> = 0.3...0.6
   /// Chance of a re-grip dip in a top pause long enough for one.
   static let adjustmentBetweenRepsChance = 0.12
 
@@ -64,7 +77,7 @@ struct SessionPlanner {
     let usesHooks = request.rackMoves && profile.isRacked
     let lifterVelocity = min(
       max(
-        profile.firstRepVelocity(loadKg: request.loadKg) * (1 + 0.06 * rng.gaussian()),
+        profile.firstRepVelocity(loadKg: request.loadKg) * (1 + Self.lifterSpread * rng.gaussian()),
         ExerciseProfile.firstRepVelocityMps.lowerBound),
       ExerciseProfile.firstRepVelocityMps.upperBound)
 
@@ -76,9 +89,9 @@ struct SessionPlanner {
         t += rest
       }
       if usesHooks { unrack(rackLift) } else if request.rackMoves { deadliftSetUp() }
-      hold(rng.uniform(1...2.5))
+      hold(rng.uniform(Self.setUpToFirstRepS))
       // Later sets start a little slower: the lifter is not fully recovered.
-      let firstVelocity = lifterVelocity * (1 - 0.03 * Double(setIndex))
+      let firstVelocity = lifterVelocity * (1 - Self.slowdownPerSet * Double(setIndex))
       let reps =
         profile.exercise.isEccentricFirst
         ? eccentricFirstSet(romBase: romBase, firstVelocity: firstVelocity)
@@ -121,7 +134,7 @@ struct SessionPlanner {
       t = end
       if i < request.reps { topPause() }
     }
-    hold(rng.uniform(0.5...2))
+    hold(rng.uniform(Self.holdAfterLastRepS))
     return reps
   }
 
@@ -149,7 +162,7 @@ struct SessionPlanner {
       previousEccentric = eccentric
       t = eccentric.end
     }
-    hold(rng.uniform(0.5...2))
+    hold(rng.uniform(Self.holdAfterLastRepS))
     return reps
   }
 
@@ -166,7 +179,7 @@ struct SessionPlanner {
   {
     if grinder { return rng.uniform(Self.grinderVelocityMps) }
     let faded = first * pow(1 - fatigue, Double(index - 1))
-    return max(faded * (1 + 0.02 * rng.gaussian()), Self.grinderVelocityMps.upperBound)
+    return max(faded * (1 + Self.repSpread * rng.gaussian()), Self.grinderVelocityMps.upperBound)
   }
 
   /// The drive, starting at time 0 (the caller shifts it into place). A
@@ -221,7 +234,7 @@ struct SessionPlanner {
 
   private mutating func rerack(_ lift: Double) {
     if profile.hasWalkOut { wobble(kind: .walkIn) }
-    hold(rng.uniform(0.2...0.8))
+    hold(rng.uniform(Self.beforeRerackS))
     let start = t
     move(by: -lift, over: rng.uniform(Self.rackMoveS))
     nonReps.append(NonRepPlan(kind: .rerack, startS: start, endS: t))
@@ -265,9 +278,9 @@ struct SessionPlanner {
   /// Down `depth` and back (negative: up and back).
   private mutating func dipAndReturn(_ depth: Double, kind: NonRepPlan.Kind) {
     let start = t
-    move(by: -depth, over: rng.uniform(0.3...0.6))
+    move(by: -depth, over: rng.uniform(Self.adjustmentMoveS))
     hold(rng.uniform(0...0.3))
-    move(by: depth, over: rng.uniform(0.3...0.6))
+    move(by: depth, over: rng.uniform(Self.adjustmentMoveS))
     nonReps.append(NonRepPlan(kind: kind, startS: start, endS: t))
   }
 

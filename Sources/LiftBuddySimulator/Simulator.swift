@@ -10,6 +10,24 @@ public struct SimulatedStream: Sendable {
 /// The deterministic stream simulator: the bar's true trajectory, then the
 /// sensors, then the transport. The same request always gives the same
 /// bytes and the same truth, on any machine.
+///
+/// The stages, each in its own type:
+/// - `SessionPlanner` lays out the session as `VelocityPulse`s (continuous
+///   velocity, so turnarounds are well defined) in a `BarTrajectory`: idle,
+///   rack moves, reps (eccentric- or concentric-first, bounce or pause,
+///   fatigue, grinder), rests between sets.
+/// - `ImuModel` and `SonarModel` turn the true attitude and height into
+///   printed readings with noise, rounding and faults (`NoiseLevel`);
+///   `ClipEmitter` runs the clip's loop on a drifting crystal in one of the
+///   `ClipFirmware` variants and orders the lines as they leave the clip.
+/// - `TransportModel` gives each line its receive time (serial latency, BLE
+///   connection events and stalls, or none for a raw capture), and
+///   `StreamWriter` writes the contract's file.
+/// - `TruthBuilder` measures every rep on the noise-free trajectory, on the
+///   clock the stream's reader will use (`StreamClock`).
+///
+/// Tuning loop: `liftbuddy evaluate --sweep` (`SweepScenario` draws the
+/// sessions, `Scorer` compares reports with truth, `ScoreTable` prints).
 public enum Simulator {
   /// Sonar rates of HC-SR04 clips in the wild: slower ones wait out echoes
   /// from 4 m, faster ones stop listening early.
