@@ -59,6 +59,10 @@ enum FuzzTarget: String, CaseIterable, Sendable {
   }
 
   /// libFuzzer's driver, for programs that have their own `main`.
+  ///
+  /// Declared by symbol name because there is no header to import it from;
+  /// with pointer arguments and an `Int32` result the Swift and C calling
+  /// conventions pass everything in the same registers (x86-64 and arm64).
   @_silgen_name("LLVMFuzzerRunDriver")
   func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>,
@@ -68,6 +72,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
 
   // libFuzzer must not see `--target=`: it would take it for a corpus path.
   let fuzzerArguments = CommandLine.arguments.filter { !$0.hasPrefix(FuzzTarget.targetOption) }
+  // An unknown target name should stop the run before libFuzzer starts.
   _ = FuzzTarget.selected
   var fuzzerArgv: [UnsafeMutablePointer<CChar>?] = fuzzerArguments.map { strdup($0) } + [nil]
   var fuzzerArgc = CInt(fuzzerArguments.count)

@@ -4,8 +4,8 @@
 /// The grammar is deliberately narrower than `Double(String)`: exponents,
 /// hex, `nan`, `inf`, spaces and a bare `.` (`12.`, `.5`) are bad input,
 /// because no clip sends them and accepting them would let a corrupted line
-/// pass as a plausible number. It is the JSON number grammar without the
-/// exponent.
+/// pass as a plausible number. A `+` is accepted because the contract says
+/// "optionally signed", leading zeros because they are unambiguous.
 ///
 /// Parsing is allocation-free on the hot path: the digits go into a `UInt64`
 /// mantissa, and the `Double` is one exact division by an exact power of ten

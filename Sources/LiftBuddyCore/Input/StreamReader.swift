@@ -57,6 +57,8 @@ public struct StreamReader: Sendable {
   /// The format marker's comment text, after `#` and spaces.
   private static let formatMarker = Array("liftbuddy-stream".utf8)
 
+  /// `defaultRateHz` times bare rows when the header has no `rate_hz`;
+  /// `maxLineLength` bounds a whole row, its time included.
   public init(defaultRateHz: Double = 20, maxLineLength: Int = LineFramer.defaultMaxLineLength) {
     precondition(defaultRateHz > 0 && defaultRateHz.isFinite, "a sample rate must be positive")
     self.defaultRateHz = defaultRateHz
