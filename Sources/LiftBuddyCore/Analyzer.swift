@@ -34,6 +34,9 @@ public struct Analyzer: Sendable {
   /// barbell moved by a person (a knock on the clip, a dropped bar).
   static let minConcentricS = 0.15
   static let maxMeanVelocityMps = 3.0
+  /// The slowest grinders take 3–5 s to lock out; a rise that takes longer
+  /// is the bar being carried or drifting, not a rep.
+  static let maxConcentricS = 8.0
 
   public let configuration: AnalyzerConfiguration
   public private(set) var session: SessionInfo
@@ -234,7 +237,8 @@ public struct Analyzer: Sendable {
     else { return }
     let rep = measured.analysis.report
     let duration = rep.concentricEndS - rep.concentricStartS
-    guard duration >= Self.minConcentricS, rep.meanVelocityMps <= Self.maxMeanVelocityMps,
+    guard duration >= Self.minConcentricS, duration <= Self.maxConcentricS,
+      rep.meanVelocityMps <= Self.maxMeanVelocityMps,
       rep.romCm >= segmenter.minRiseCm * 0.75
     else { return }
     if let previousEnd = sets.lastConcentricEndS, rep.concentricStartS < previousEnd { return }

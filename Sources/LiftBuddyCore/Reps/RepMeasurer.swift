@@ -22,19 +22,21 @@ struct RepMeasurer: Sendable {
   static let gravity = 9.80665
   /// The ramp used to extrapolate a turnaround out of a rest: low enough to
   /// be near the turnaround, high enough to be above the smoothed noise.
-  static let rampLow = 0.1
-  static let rampHigh = 0.4
+  static let rampLow = 0.12
+  static let rampHigh = 0.45
+  /// The band's upper edge when the ramp is too steep for the sample rate.
+  static let wideRampHigh = 0.7
   /// Peak velocity is the maximum of a curve: noise pushes a maximum up
   /// (plateau-shaped reps read 0.06 m/s high with the measurement window),
-  /// so the peak is read from a wider local-quadratic fit. 1.5 windows
+  /// so the peak is read from a wider local-quadratic fit. 1.4 windows
   /// measured the least biased across the simulator's profiles (BENCHMARKS.md).
-  static let peakWindowFactor = 1.5
+  static let peakWindowFactor = 1.4
   /// The measurement's window relative to the segmenter's smoothing window:
   /// measured best across seeds, transports and noise levels (BENCHMARKS.md).
   static let measurementWindowFactor = 1.25
   /// The bar "passed through" a turnaround when, within one window on the
   /// far side, it moved the other way at least this share of peak velocity.
-  static let throughFraction = 0.1
+  static let throughFraction = 0.2
   /// Acceleration is the second derivative: it needs a wider window than
   /// velocity to be more than noise at 15–40 Hz with 1 cm quantisation.
   static let accelerationWindowFactor = 1.5
@@ -49,6 +51,9 @@ struct RepMeasurer: Sendable {
   /// The part of the rise, from its bottom, that still counts as the
   /// bottom when looking for where the concentric drive starts.
   static let bottomShare = 0.15
+  /// Stalls passed through within one rise: a grinder has one sticking
+  /// point, rarely two.
+  static let maxStalls = 3
 
   /// How long after a rise's top the measurement waits for samples: the
   /// centred fits and the check beyond the turnaround each look one window
@@ -84,10 +89,31 @@ struct RepMeasurer: Sendable {
     guard let peakIndex = kPeak, k[peakIndex].velocity > 0 else { return nil }
     let vPeak = peakVelocity(samples, from: searchFrom, to: searchTo)
 
-    guard let start = turnaround(k, from: peakIndex, step: -1, sign: 1, scale: vPeak),
-      let end = turnaround(k, from: peakIndex, step: 1, sign: 1, scale: vPeak),
-      end > start
+    // A grinder can stall at its sticking point with the velocity near zero;
+    // the phase ends at the top, so a stall below it is passed through by
+    // searching again from the next push beyond it (and likewise for a
+    // start above the bottom).
+    let highLevel = (rise.peak.cm - Self.bottomShare * (rise.peak.cm - rise.valley.cm)) / 100
+    guard
+      var start = turnaround(k, from: peakIndex, step: -1, sign: 1, scale: vPeak),
+      var end = turnaround(k, from: peakIndex, step: 1, sign: 1, scale: vPeak)
     else { return nil }
+    for _ in 0..<Self.maxStalls {
+      guard position(samples, at: end) < highLevel,
+        let next = fastest(k, after: end, before: searchTo),
+        let further = turnaround(k, from: next, step: 1, sign: 1, scale: vPeak), further > end
+      else { break }
+      end = further
+    }
+    for _ in 0..<Self.maxStalls {
+      guard position(samples, at: start) > lowLevel,
+        let previous = fastest(k, after: searchFrom - windowS, before: start),
+        let earlier = turnaround(k, from: previous, step: -1, sign: 1, scale: vPeak),
+        earlier < start
+      else { break }
+      start = earlier
+    }
+    guard end > start else { return nil }
 
     let bottom = position(samples, at: start)
     let top = position(samples, at: end)
@@ -184,27 +210,44 @@ struct RepMeasurer: Sendable {
   private func restTurnaround(
     _ k: [Kinematics], from: Int, to lowEnd: Int, step: Int, sign: Double, scale: Double
   ) -> Double? {
+    // At 15 Hz a brisk ramp may hold a single reading in the band: widen it
+    // then, rather than fall back to a crossing smeared into the rest.
+    for band in [(Self.rampLow, Self.rampHigh), (Self.rampLow / 2, Self.wideRampHigh)] {
+      if let zero = rampZero(k, from: from, step: step, sign: sign, scale: scale, band: band) {
+        return zero
+      }
+    }
+    return nil
+  }
+
+  private func rampZero(
+    _ k: [Kinematics], from: Int, step: Int, sign: Double, scale: Double,
+    band: (low: Double, high: Double)
+  ) -> Double? {
     var sx = 0.0
     var sy = 0.0
     var sxx = 0.0
     var sxy = 0.0
     var n = 0.0
-    let t0 = k[lowEnd].t
+    var t0: Double? = nil
     var m = from
-    while true {
+    // From the peak toward the rest, until the velocity leaves the band.
+    while m >= 0, m < k.count {
       let v = sign * k[m].velocity
-      if v <= Self.rampHigh * scale {
-        let x = k[m].t - t0
+      if v < band.low * scale { break }
+      if v <= band.high * scale {
+        let reference = t0 ?? k[m].t
+        t0 = reference
+        let x = k[m].t - reference
         sx += x
         sy += v
         sxx += x * x
         sxy += x * v
         n += 1
       }
-      if m == lowEnd { break }
       m += step
     }
-    guard n >= 2 else { return nil }
+    guard n >= 2, let reference = t0 else { return nil }
     let det = n * sxx - sx * sx
     guard abs(det) > 1e-12 else { return nil }
     let slope = (n * sxy - sx * sy) / det
@@ -213,7 +256,16 @@ struct RepMeasurer: Sendable {
     let zero = -intercept / slope
     // Trust the extrapolation only near the ramp it extends.
     guard zero.isFinite, abs(zero) <= windowS else { return nil }
-    return t0 + zero
+    return reference + zero
+  }
+
+  /// The index of the fastest upward sample strictly between two times.
+  private func fastest(_ k: [Kinematics], after from: Double, before to: Double) -> Int? {
+    var best: Int? = nil
+    for i in k.indices where k[i].t > from && k[i].t < to && k[i].velocity > 0 {
+      if best == nil || k[i].velocity > k[best!].velocity { best = i }
+    }
+    return best
   }
 
   /// The highest upward velocity between `from` and `to`, from the wider fit.

@@ -1,6 +1,8 @@
 /// Removes what the sonar reports but the bar cannot have done, in three
-/// stages, each its own type: the sensor's range, a centred median test
-/// (single spikes and spiky regions), and stuck values.
+/// stages, each its own type: the sensor's range, stuck values, and a
+/// centred median test (single spikes and spiky regions). Stuck values go
+/// first: a wrong value repeated for more than half the median's window
+/// would otherwise become the median and push the good readings out.
 ///
 /// The HC-SR04 fails in recognisable ways: 0 for a lost echo, 400+ when
 /// nothing answers, the distance to a foot or a plate, several such readings
@@ -32,26 +34,31 @@ struct Despiker: Sendable {
       outOfRange += 1
       return
     }
-    var first = scratch
+    var unstuck = scratch
     scratch = []
-    first.removeAll(keepingCapacity: true)
-    median.push(s) { first.append($0) }
-    var second = scratch2
+    unstuck.removeAll(keepingCapacity: true)
+    stuck.push(s) { unstuck.append($0) }
+    medians(unstuck, emit: emit)
+    scratch = unstuck
+  }
+
+  /// Both median passes over readings the stuck filter let through.
+  private mutating func medians(_ readings: [TimedHeight], emit: (TimedHeight) -> Void) {
+    var first = scratch2
     scratch2 = []
-    second.removeAll(keepingCapacity: true)
-    for p in first { secondMedian.push(p) { second.append($0) } }
-    for p in second { stuck.push(p, emit: emit) }
-    scratch = first
-    scratch2 = second
+    first.removeAll(keepingCapacity: true)
+    for r in readings { median.push(r) { first.append($0) } }
+    for r in first { secondMedian.push(r, emit: emit) }
+    scratch2 = first
   }
 
   mutating func flush(emit: (TimedHeight) -> Void) {
+    var unstuck: [TimedHeight] = []
+    stuck.flush { unstuck.append($0) }
+    medians(unstuck, emit: emit)
     var first: [TimedHeight] = []
     median.flush { first.append($0) }
-    var second: [TimedHeight] = []
-    for p in first { secondMedian.push(p) { second.append($0) } }
-    secondMedian.flush { second.append($0) }
-    for p in second { stuck.push(p, emit: emit) }
-    stuck.flush(emit: emit)
+    for r in first { secondMedian.push(r, emit: emit) }
+    secondMedian.flush(emit: emit)
   }
 }

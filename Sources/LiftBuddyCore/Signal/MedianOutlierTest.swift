@@ -27,6 +27,10 @@ struct MedianOutlierTest: Sendable {
   /// differ by at least this share of its interquartile range (a straight
   /// line's halves differ by more than its IQR; a parabola's by nothing).
   static let trendShareOfSpread = 0.5
+  /// Curvature allowed along a trend: 10 m/s² covers the bottom of a brisk
+  /// rep; the spread cap keeps a spike inside a fast rise from passing.
+  static let trendAccelerationCmPerS2 = 1000.0
+  static let trendSpreadFactor = 0.5
 
   private var ring = [TimedHeight](repeating: TimedHeight(t: 0, cm: 0), count: window)
   private var count = 0  // readings in the ring (≤ window)
@@ -99,12 +103,17 @@ struct MedianOutlierTest: Sendable {
       let tr = rightT / Double(right.count)
       let ml = left.median
       let mr = right.median
-      let onLine = ml + (mr - ml) * (s.t - tl) / (tr - tl)
-      if tr > tl, abs(s.cm - onLine) <= Self.noiseMarginCm {
-        emit(s)
-        return
-      }
       let iqr = sorted.interquartileRange
+      if tr > tl {
+        // A trend curves too: allow the chord's bend at a brisk but common
+        // acceleration, and never more than the window's spread allows.
+        let onLine = ml + (mr - ml) * (s.t - tl) / (tr - tl)
+        let bend = 0.5 * Self.trendAccelerationCmPerS2 * max(s.t - tl, 0) * max(tr - s.t, 0)
+        if abs(s.cm - onLine) <= Self.noiseMarginCm + min(bend, Self.trendSpreadFactor * iqr) {
+          emit(s)
+          return
+        }
+      }
       guard abs(mr - ml) < Self.trendShareOfSpread * iqr else {
         removed += 1
         return
