@@ -4,7 +4,8 @@ import LiftBuddyDaemon
 /// own framing and parser, checking what must hold whatever a client sends.
 ///
 /// - Framing does not depend on how the bytes were split into reads: the
-///   input fed whole and fed in small pieces gives the same frames.
+///   input fed whole and fed in small pieces (then ended) gives the same
+///   frames.
 /// - No line ever exceeds the bound or contains a newline.
 /// - Every accepted command survives a round trip: re-encoded the way a
 ///   client sends it and parsed again, it is the same command.
@@ -14,6 +15,7 @@ func fuzzSocketCommand(_ data: UnsafeRawBufferPointer) {
   var whole = CommandFramer(maxLineBytes: maxLineBytes)
   var wholeFrames: [CommandFramer.Frame] = []
   whole.feed(data) { wholeFrames.append($0) }
+  whole.finish { wholeFrames.append($0) }
 
   // Piece sizes from the first byte, so the fuzzer explores read boundaries.
   let piece = Int(data.first ?? 0) % 7 + 1
@@ -25,6 +27,7 @@ func fuzzSocketCommand(_ data: UnsafeRawBufferPointer) {
     pieces.feed(UnsafeRawBufferPointer(rebasing: data[offset..<end])) { pieceFrames.append($0) }
     offset = end
   }
+  pieces.finish { pieceFrames.append($0) }
   precondition(wholeFrames == pieceFrames, "framing depends on read boundaries")
 
   for frame in wholeFrames {

@@ -33,6 +33,20 @@ struct SocketCommandParsingTests {
     #expect(!framer.hasPartialLine)
   }
 
+  @Test func finishEmitsALastLineWithoutNewlineButNotAnOverlongOne() {
+    var framer = CommandFramer(maxLineBytes: 16)
+    var out: [CommandFramer.Frame] = []
+    framer.feed(Array("abc\ndef".utf8)) { out.append($0) }
+    framer.finish { out.append($0) }
+    #expect(out == [line("abc"), line("def")])
+    var overlong = CommandFramer(maxLineBytes: 4)
+    out = []
+    overlong.feed(Array("abcdefgh".utf8)) { out.append($0) }
+    overlong.finish { out.append($0) }
+    #expect(out == [.overlong])
+    #expect(!overlong.hasPartialLine)
+  }
+
   @Test func boundIsExactAndOverlongIsReportedOnceThenDiscarded() {
     let sixteen = String(repeating: "a", count: 16)
     #expect(frames([sixteen + "\n"]) == [line(sixteen)])

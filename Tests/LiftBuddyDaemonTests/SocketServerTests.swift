@@ -218,6 +218,31 @@ struct SocketServerTests {
     await s.stop()
   }
 
+  @Test func clientThatStopsSendingIsAnsweredThenClosed() async throws {
+    let s = try await SocketServerUnderTest.start()
+    let client = try await s.connect()
+    // As `printf '{"cmd":"status"}' | socat - UNIX-CONNECT:…` does: no
+    // final newline, then end of input.
+    let lines = try await SocketTest.offPool {
+      try client.send(#"{"cmd":"version"}"# + "\n" + #"{"cmd":"status"}"#)
+      shutdown(client.fd, Int32(SHUT_WR))
+      return try client.linesUntilEOF()
+    }
+    #expect(lines == [SocketFixtures.versionLine, Self.statusLine])
+    await s.stop()
+  }
+
+  @Test func watcherThatStopsSendingKeepsReceiving() async throws {
+    let s = try await SocketServerUnderTest.start()
+    let client = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
+    try await SocketTest.offPool { shutdown(client.fd, Int32(SHUT_WR)) }
+    try await Task.sleep(for: .milliseconds(50))
+    s.server.publish(SocketFixtures.repEvent(1))
+    let rep = try await SocketTest.offPool { try client.line() }
+    #expect(rep == Self.rep1Line)
+    await s.stop()
+  }
+
   @Test func setStartSetEndSetReachTheDaemonAndAreAcknowledged() async throws {
     let s = try await SocketServerUnderTest.start()
     let client = try await s.connect()

@@ -37,6 +37,8 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   private var awaitingDaemon = false
   private var readHeld = false
   private var finishing = false
+  /// The client has shut down its sending side (`echo … | socat`).
+  private var inputClosed = false
 
   init(environment: Environment) { self.environment = environment }
 
@@ -87,6 +89,32 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     if readHeld, queue.count < Self.maxQueuedCommands, let context {
       readHeld = false
       context.read()
+    }
+    closeIfDone()
+  }
+
+  /// A client that has stopped sending is still answered: the connection
+  /// closes once its last command is, unless it is watching, in which case
+  /// events keep coming until it closes its end.
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if case ChannelEvent.inputClosed = event {
+      inputClosed = true
+      closeIfDone()
+    }
+    context.fireUserInboundEventTriggered(event)
+  }
+
+  private func closeIfDone() {
+    guard inputClosed, !finishing, !awaitingDaemon, queue.isEmpty, subscriptions == .none,
+      let context
+    else {
+      return
+    }
+    finishing = true
+    // Writes complete in order: once this empty one has, every reply is out.
+    let channel = context.channel
+    context.writeAndFlush(wrapOutboundOut(ByteBuffer())).assumeIsolated().whenComplete { _ in
+      channel.close(promise: nil)
     }
   }
 

@@ -53,6 +53,20 @@ public struct CommandFramer: Sendable {
     }
   }
 
+  /// The input has ended: a last line without its newline still counts (a
+  /// line being discarded as overlong does not).
+  public mutating func finish(_ emit: (Frame) -> Void) {
+    let wasDiscarding = discarding
+    discarding = false
+    guard !wasDiscarding, !partial.isEmpty else {
+      partial.removeAll(keepingCapacity: false)
+      return
+    }
+    let bytes = partial
+    partial.removeAll(keepingCapacity: false)
+    bytes.withUnsafeBytes { finishLine($0, emit) }
+  }
+
   /// Convenience for tests and callers holding an array.
   public mutating func feed(_ bytes: [UInt8], _ emit: (Frame) -> Void) {
     bytes.withUnsafeBytes { feed($0, emit) }

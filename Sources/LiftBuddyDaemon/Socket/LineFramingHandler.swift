@@ -25,6 +25,16 @@ final class LineFramingHandler: ChannelInboundHandler {
     armTimer(context: context)
   }
 
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if case ChannelEvent.inputClosed = event {
+      var frames: [CommandFramer.Frame] = []
+      framer.finish { frames.append($0) }
+      for frame in frames { context.fireChannelRead(wrapInboundOut(frame)) }
+      armTimer(context: context)
+    }
+    context.fireUserInboundEventTriggered(event)
+  }
+
   func handlerRemoved(context: ChannelHandlerContext) {
     timer?.cancel()
     timer = nil

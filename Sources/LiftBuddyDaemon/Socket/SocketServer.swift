@@ -120,6 +120,7 @@ public final class SocketServer: Sendable {
     return ServerBootstrap(group: group)
       .serverChannelOption(.backlog, value: 256)
       .childChannelOption(.writeBufferWaterMark, value: .init(low: high / 2, high: high))
+      .childChannelOption(.allowRemoteHalfClosure, value: true)
       .childChannelInitializer { [self] channel in
         channel.eventLoop.makeCompletedFuture { try self.initialize(channel) }
       }
