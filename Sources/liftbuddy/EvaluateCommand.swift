@@ -37,6 +37,11 @@ struct EvaluateCommand: AsyncParsableCommand {
   var jobs: Int = 1
   @Flag(name: .customLong("per-stream"), help: "Also print one row per stream.")
   var perStream = false
+  @Flag(
+    help:
+      "Also print a row for each stream whose set or rep count is wrong (with its seed, to rerun it)."
+  )
+  var failures = false
   @Flag(help: "Exit with status 1 when the total misses the accuracy targets.")
   var check = false
 
@@ -57,6 +62,7 @@ struct EvaluateCommand: AsyncParsableCommand {
     var rows: [(label: String, score: Score)] = []
     var categories: [String: Score] = [:]
     var total = Score()
+    var reruns: [String] = []
     let clock = ContinuousClock()
     let began = clock.now
 
@@ -65,7 +71,10 @@ struct EvaluateCommand: AsyncParsableCommand {
       for key in keys {
         categories[key, default: Score()] = categories[key, default: Score()] + score
       }
-      if perStream { rows.append((label, score)) }
+      let countWrong =
+        score.exactSets != score.sets || score.extraSets > 0 || score.extraReps > 0
+        || score.missedReps > 0
+      if perStream || (failures && countWrong) { rows.append((label, score)) }
     }
 
     if sweep {
@@ -93,6 +102,10 @@ struct EvaluateCommand: AsyncParsableCommand {
       let scores = await Self.scoreInParallel(
         requests, jobs: max(jobs, 1), configuration: configuration)
       for (request, score) in zip(requests, scores) {
+        let wrong =
+          score.exactSets != score.sets || score.extraSets > 0 || score.extraReps > 0
+          || score.missedReps > 0
+        if failures, wrong { reruns.append(Self.simulateCommand(request)) }
         add(
           score, label: request.streamName,
           keys: [
@@ -125,6 +138,10 @@ struct EvaluateCommand: AsyncParsableCommand {
     rows += categories.keys.sorted().map { ($0, categories[$0]!) }
     rows.append(("TOTAL", total))
     print(ScoreTable.render(rows), terminator: "")
+    if !reruns.isEmpty {
+      print("to reproduce a failing stream (then `liftbuddy evaluate FILE`):")
+      for line in reruns { print("  " + line) }
+    }
     let elapsed = clock.now - began
     print(
       "analyzer: smoother=\(configuration.smoother.rawValue) window=\(configuration.smoothingWindowS)s; \(total.streams) streams in \(elapsed)"
@@ -159,6 +176,22 @@ struct EvaluateCommand: AsyncParsableCommand {
       for await (worker, scores) in group { byWorker[worker] = scores }
       return requests.indices.map { byWorker[$0 % jobs][$0 / jobs] }
     }
+  }
+
+  /// The `liftbuddy simulate` call that writes the same stream and truth.
+  static func simulateCommand(_ r: SimulationRequest) -> String {
+    var words = [
+      "liftbuddy simulate", "--exercise \(r.exercise.rawValue)", "--reps \(r.reps)",
+      "--sets \(r.sets)",
+      "--load \(r.loadKg)", "--seed \(r.seed)", "--transport \(r.transport.rawValue)",
+      "--noise \(r.noise.rawValue)", "--firmware \(r.firmware.rawValue)",
+    ]
+    if let rate = r.rateHz { words.append("--rate-hz \(rate)") }
+    if r.grinder { words.append("--grinder") }
+    if r.paused { words.append("--paused") }
+    if !r.rackMoves { words.append("--no-rack-moves") }
+    words.append("--output \(r.streamName)")
+    return words.joined(separator: " ")
   }
 
   private func seedRange() throws -> [UInt64] {
