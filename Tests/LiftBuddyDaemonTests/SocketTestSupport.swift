@@ -107,6 +107,14 @@ enum SocketTest {
     }
   }
 
+  /// A count shared between a reading thread and the test.
+  final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+  }
+
   static func temporaryPath() -> String {
     "/tmp/lbsock-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
   }
