@@ -2,7 +2,10 @@
 # Builds liftbuddy-fuzz with libFuzzer and AddressSanitizer and fuzzes one
 # target for a while. See docs/fuzzing.md.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET]      TARGET: core (default) or command
+#   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER_FLAG...]
+#
+# TARGET is core (default) or command; further arguments go to libFuzzer
+# as they are (e.g. -seed=1 -len_control=0).
 #
 # Exits non-zero if the build fails or libFuzzer finds a crash, a leak, a
 # timeout or an out-of-memory; the input that did it is left in
@@ -52,4 +55,5 @@ SWIFT_BACKTRACE=enable=no LIFTBUDDY_FUZZ_TARGET="$target" "$binary" "$corpus" \
   -timeout=10 \
   -close_fd_mask=1 \
   -artifact_prefix="$artifacts" \
-  -print_final_stats=1
+  -print_final_stats=1 \
+  "${@:3}"
