@@ -5,13 +5,15 @@
 /// back once the rep is over and fits the raw (despiked) samples with a
 /// centred window, so its times carry no smoothing lag.
 ///
-/// Turnarounds need care. Where the velocity passes through zero (a bounce
-/// out of the bottom, a touch-and-go top), a symmetric smoother keeps the
-/// crossing where it was. Where the bar rests (a paused bottom, a held
-/// lockout), any smoother spreads the ramp into the rest and moves the
-/// crossing by up to half a window, which is 10 % of a fast rep's duration.
-/// There the measurer fits a line to the ramp itself, between 10 % and 40 %
-/// of the peak velocity, and extrapolates it to zero.
+/// Turnarounds need care. Where the bar rests (a paused bottom, a held
+/// lockout, even for a fifth of a second), any smoother spreads the ramp
+/// into the rest and moves the velocity's zero crossing by up to half a
+/// window, which is 10 % of a fast rep's duration. So the measurer fits a
+/// line to the ramp itself, between 12 % and 45 % of the peak velocity, and
+/// extrapolates it to zero; for a bounce, where the velocity passes through
+/// zero, that line lands on the crossing too. (Measured: taking the raw
+/// crossing whenever the bar moved the other way within a window made a
+/// 0.2 s paused squat read 0.1 s long, and gained nothing elsewhere.)
 struct RepMeasurer: Sendable {
   let smoother: AnalyzerConfiguration.Smoother
   let windowS: Double
@@ -20,8 +22,8 @@ struct RepMeasurer: Sendable {
   /// faster than free fall (Sánchez-Medina, Pérez & González-Badillo 2010,
   /// Int J Sports Med 31:123–129).
   static let gravity = 9.80665
-  /// The ramp used to extrapolate a turnaround out of a rest: low enough to
-  /// be near the turnaround, high enough to be above the smoothed noise.
+  /// The ramp used to extrapolate a turnaround: low enough to be near the
+  /// turnaround, high enough to be above the smoothed noise.
   static let rampLow = 0.12
   static let rampHigh = 0.45
   /// The band's upper edge when the ramp is too steep for the sample rate.
@@ -34,9 +36,6 @@ struct RepMeasurer: Sendable {
   /// The measurement's window relative to the segmenter's smoothing window:
   /// measured best across seeds, transports and noise levels (BENCHMARKS.md).
   static let measurementWindowFactor = 1.25
-  /// The bar "passed through" a turnaround when, within one window on the
-  /// far side, it moved the other way at least this share of peak velocity.
-  static let throughFraction = 0.2
   /// Acceleration is the second derivative: it needs a wider window than
   /// velocity to be more than noise at 15–40 Hz with 1 cm quantisation.
   static let accelerationWindowFactor = 1.5
@@ -171,16 +170,12 @@ struct RepMeasurer: Sendable {
   }
 
   /// Where the velocity, walking from `from` in direction `step`, stops
-  /// having sign `sign` (the turnaround at either end of a phase).
+  /// having sign `sign` (the turnaround at either end of a phase): the ramp
+  /// extrapolated to zero, or where no ramp can be fitted, the crossing.
   private func turnaround(_ k: [Kinematics], from: Int, step: Int, sign: Double, scale: Double)
     -> Double?
   {
-    // Walk down the ramp to the low threshold, then on to the crossing.
     var i = from
-    while i + step >= 0, i + step < k.count, sign * k[i + step].velocity > Self.rampLow * scale {
-      i += step
-    }
-    let lowEnd = i
     while i + step >= 0, i + step < k.count, sign * k[i + step].velocity > 0 { i += step }
     let j = i + step
     // The samples end before the velocity does: the edge is the best we have.
@@ -188,16 +183,7 @@ struct RepMeasurer: Sendable {
     let vi = k[i].velocity
     let vj = k[j].velocity
     let crossing = k[i].t + (k[j].t - k[i].t) * vi / (vi - vj)
-
-    // Did the bar pass through (a bounce), or come to rest?
-    let far = crossing + Double(step) * windowS
-    var n = j
-    while n >= 0, n < k.count, step > 0 ? k[n].t <= far : k[n].t >= far {
-      if -sign * k[n].velocity > Self.throughFraction * scale { return crossing }
-      n += step
-    }
-    return restTurnaround(k, from: from, to: lowEnd, step: step, sign: sign, scale: scale)
-      ?? crossing
+    return restTurnaround(k, from: from, step: step, sign: sign, scale: scale) ?? crossing
   }
 
   /// A turnaround out of (or into) rest, from the ramp between `rampLow`
@@ -208,7 +194,7 @@ struct RepMeasurer: Sendable {
   /// worse on every profile of the simulator: the ramp is too short at
   /// 15–40 Hz to fit a curvature.)
   private func restTurnaround(
-    _ k: [Kinematics], from: Int, to lowEnd: Int, step: Int, sign: Double, scale: Double
+    _ k: [Kinematics], from: Int, step: Int, sign: Double, scale: Double
   ) -> Double? {
     // At 15 Hz a brisk ramp may hold a single reading in the band: widen it
     // then, rather than fall back to a crossing smeared into the rest.
