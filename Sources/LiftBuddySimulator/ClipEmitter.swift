@@ -62,10 +62,15 @@ struct ClipEmitter {
     let period = (1 / nominalRateHz) / (1 + drift)
     var lines: [EmittedLine] = []
     var ping = rng.uniform(0...period)
+    let hazard = FaultHazard(plan: plan)
     while ping < plan.durationS {
       let height = plan.trajectory.height(at: ping)
       let echoDone = ping + Self.echoSPerCm * height
-      if let reading = sonar.reading(heightCm: height, at: ping, rng: &rng, log: &log) {
+      if let reading = sonar.reading(
+        heightCm: height, at: ping, hazard: hazard.multiplier(at: ping, heightCm: height),
+        rng: &rng,
+        log: &log)
+      {
         let text = "s:" + reading + millisField(at: ping)
         appendGarbage(
           at: echoDone, to: &lines, noise: noise, avoidSonar: avoidSonarGarbage, rng: &rng,

@@ -38,9 +38,10 @@ struct SonarModel {
   }
 
   /// The reading (as printed, without `s:`) for a sample of true height
-  /// `heightCm` taken at `t`, or nil when no line is sent.
+  /// `heightCm` taken at `t`, or nil when no line is sent. `hazard` scales
+  /// the spike rates (see `FaultHazard`).
   mutating func reading(
-    heightCm: Double, at t: Double, rng: inout SeededRandom, log: inout FaultLog
+    heightCm: Double, at t: Double, hazard: Double, rng: inout SeededRandom, log: inout FaultLog
   ) -> String? {
     log.sonarSamples += 1
     if t < dropoutUntil {
@@ -62,7 +63,7 @@ struct SonarModel {
       log.droppedSamples += 1
       dropoutUntil = t + rng.uniform(Self.dropoutS)
       return nil
-    } else if rng.chance(rates.spikyRegion) {
+    } else if rng.chance(rates.spikyRegion * hazard) {
       log.spikyRegions += 1
       log.spikyRegionSamples += 1
       spikyLeft = rng.integer(Self.spikyRegionLength) - 1
@@ -72,7 +73,7 @@ struct SonarModel {
       log.stuckSamples += 1
       stuckLeft = rng.integer(Self.stuckLength) - 1
       value = lastPrinted ?? "0"
-    } else if rng.chance(rates.spike) {
+    } else if rng.chance(rates.spike * hazard) {
       log.spikes += 1
       value = format(badDistance(heightCm, rng: &rng))
     } else {

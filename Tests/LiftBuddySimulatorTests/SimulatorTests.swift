@@ -311,3 +311,31 @@ struct ClipFirmwareTests {
     #expect(stream.truth.faults!.skippedPings == 0)
   }
 }
+
+@Suite("Fault hazard")
+struct FaultHazardTests {
+  @Test("Spikes are likelier at the bottom of reps and during walk-outs, the same on average")
+  func clustersAtTheBottom() {
+    var planner = SessionPlanner(request: SimulationRequest(exercise: .squat, reps: 5, seed: 4))
+    let plan = planner.plan()
+    let hazard = FaultHazard(plan: plan)
+    let rep = plan.sets[0].reps[2]
+    let bottom = hazard.multiplier(
+      at: rep.concentricPulseStart, heightCm: plan.trajectory.height(at: rep.concentricPulseStart))
+    let top = hazard.multiplier(
+      at: rep.concentricPulseEnd, heightCm: plan.trajectory.height(at: rep.concentricPulseEnd))
+    #expect(abs(bottom / top - FaultHazard.hazardFactor) < 1e-9)
+    let walk = plan.nonReps.first { $0.kind == .walkOut }!
+    let mid = (walk.startS + walk.endS) / 2
+    #expect(hazard.multiplier(at: mid, heightCm: plan.trajectory.height(at: mid)) == bottom)
+    var sum = 0.0
+    var n = 0
+    var t = 0.0
+    while t < plan.durationS {
+      sum += hazard.multiplier(at: t, heightCm: plan.trajectory.height(at: t))
+      n += 1
+      t += 0.01
+    }
+    #expect(abs(sum / Double(n) - 1) < 1e-9)
+  }
+}
