@@ -110,6 +110,7 @@ final class FakePeripheral: Sendable {
         try? bearer.send(AttPDU.handleValueIndication(handle: valueHandle, value: bytes).encoded())
         // Only one indication may be outstanding (§3.4.7.2): wait for the confirmation.
         guard let raw = try? bearer.receive(timeoutMilliseconds: 2000), raw == [0x1E] else {
+          hangUp()  // a client that does not confirm gets cut off, as a real server would
           return
         }
         log.withLock { $0.confirmations += 1 }

@@ -2,7 +2,7 @@ import BlueZ
 import Testing
 
 /// The GATT client against `FakePeripheral` over a real SOCK_SEQPACKET socketpair.
-@Suite struct GattClientTests {
+@Suite(.timeLimit(.minutes(1))) struct GattClientTests {
   static let nusService = BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!
   static let nusRX = BluetoothUUID("6E400002-B5A3-F393-E0A9-E50E24DCCA9E")!
   static let nusTX = BluetoothUUID("6E400003-B5A3-F393-E0A9-E50E24DCCA9E")!
