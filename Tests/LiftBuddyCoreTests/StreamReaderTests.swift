@@ -230,6 +230,29 @@ private let contractExample = """
       ])
   }
 
+  @Test func keepsTheHeaderReadableAfterward() {
+    var reader = StreamReader()
+    Array("# exercise: deadlift\n# rate_hz: 40\n0 s:1\n".utf8).withUnsafeBytes {
+      reader.append($0) { _ in }
+    }
+    #expect(reader.header == StreamHeader(exercise: "deadlift", rateHz: 40))
+  }
+
+  @Test func boundsAWholeRowTimeIncluded() {
+    var reader = StreamReader(maxLineLength: 10)
+    var rows: [Row] = []
+    let collect: (StreamRow) -> Void = { row in
+      switch row {
+      case .header: break
+      case .line(let t, let bytes): rows.append(.line(t, String(decoding: bytes, as: UTF8.self)))
+      case .rejected(let rejection): rows.append(.rejected(rejection))
+      }
+    }
+    Array("1.5 s:1234\n1.50 s:1234\n2 s:1\n".utf8).withUnsafeBytes { reader.append($0, collect) }
+    reader.finish(collect)
+    #expect(rows == [.line(1.5, "s:1234"), .rejected(.overlong), .line(2, "s:1")])
+  }
+
   @Test func skipsAByteOrderMarkAtTheStart() {
     #expect(
       read("\u{FEFF}# exercise: squat\ns:1\n") == [
