@@ -230,6 +230,15 @@ private let contractExample = """
       ])
   }
 
+  @Test func blankRowsAreLayoutInTheHeaderAndBareRowsAfterIt() {
+    let text = "\n# exercise: squat\r\n\n# load_kg: 60\n\n0 s:1\n\n1 s:2\n"
+    #expect(
+      read(text) == [
+        .header(StreamHeader(exercise: "squat", loadKg: 60)), .line(0, "s:1"), .line(0, ""),
+        .line(1, "s:2"),
+      ])
+  }
+
   @Test func keepsTheHeaderReadableAfterward() {
     var reader = StreamReader()
     Array("# exercise: deadlift\n# rate_hz: 40\n0 s:1\n".utf8).withUnsafeBytes {

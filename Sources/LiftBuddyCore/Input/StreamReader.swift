@@ -23,7 +23,9 @@ public enum StreamRow {
 ///   non-negative decimal time, one space, then the line, it is
 ///   `.rejected(.badRow)` (`0.0x s:52`, `12`, `-1 s:52`).
 /// - Any other row is a bare line and is passed on unparsed, even if it is
-///   garbage, so that the analyzer's parser counts it exactly once.
+///   garbage or empty, so that the analyzer's parser counts it exactly once;
+///   only blank rows before the first data row are skipped, as layout of
+///   the header block.
 /// - Output times never decrease: a timed row earlier than the row before it
 ///   is `.rejected(.timeWentBackwards)`.
 ///
@@ -102,7 +104,9 @@ public struct StreamReader: Sendable {
       row = Self.droppingByteOrderMark(row)
     }
     guard let first = row.first else {
-      bareRow(row, body)
+      // Blank rows among the header comments are layout; later they are
+      // bare rows like any other, which the analyzer counts as `empty`.
+      if headerEmitted { bareRow(row, body) }
       return
     }
     switch first {
