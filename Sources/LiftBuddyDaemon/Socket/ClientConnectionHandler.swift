@@ -49,6 +49,11 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
   func channelActive(context: ChannelHandlerContext) {
+    // Accepted just as the server shut down, after its sweep of the clients.
+    if environment.registry.isClosed {
+      context.close(promise: nil)
+      return
+    }
     environment.registry.clients(on: context.eventLoop)?.value.add(self)
     send(WireEncoder.version(release: environment.release))
     context.fireChannelActive()
