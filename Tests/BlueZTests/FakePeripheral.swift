@@ -36,11 +36,14 @@ final class FakePeripheral: Sendable {
   private let script: [Step]
   /// Overrides for specific request opcodes, to play a misbehaving server.
   private let errors: [UInt8: AttErrorCode]
+  /// PDUs sent unasked just before the first service discovery response: a
+  /// server may notify, or send its own requests, at any time (Vol 3 Part F §3.3.2).
+  private let preamble: Mutex<[AttPDU]>
   private let done = Mutex(false)
 
   init(
     database: GattDatabase, valueHandle: UInt16, script: [Step], mtu: UInt16 = 23,
-    errors: [UInt8: AttErrorCode] = [:]
+    errors: [UInt8: AttErrorCode] = [:], preamble: [AttPDU] = []
   ) throws {
     var fds: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0 else {
@@ -53,6 +56,7 @@ final class FakePeripheral: Sendable {
     self.script = script
     self.mtu = mtu
     self.errors = errors
+    self.preamble = Mutex(preamble)
     let thread = Thread { [self] in serve() }
     thread.start()
   }
@@ -91,6 +95,12 @@ final class FakePeripheral: Sendable {
       if case .handleValueConfirmation = pdu {
         log.withLock { $0.confirmations += 1 }
         continue
+      }
+      if case .readByGroupTypeRequest = pdu {
+        for extra in preamble.withLock({ p in
+          defer { p = [] }
+          return p
+        }) { try? bearer.send(extra.encoded()) }
       }
       let reply = respond(to: pdu)
       if let reply { try? bearer.send(reply.encoded()) }
@@ -161,6 +171,8 @@ final class FakePeripheral: Sendable {
       }
       if attribute.type == BluetoothUUID(0x2902) { log.withLock { $0.cccdWrites.append(value) } }
       return .writeResponse
+    case .errorResponse, .exchangeMTUResponse, .readResponse:
+      return nil  // the client answering our own requests
     default:
       if AttOpcode.isCommand(pdu.opcode) { return nil }
       return .errorResponse(request: pdu.opcode, handle: 0, error: .requestNotSupported)

@@ -156,6 +156,27 @@ import Testing
     #expect(lost.description.contains("closed the Bluetooth link"))
   }
 
+  /// Mid-discovery the peripheral notifies early and sends requests of its own:
+  /// the early value is delivered first, the Read Request is turned down with
+  /// Request Not Supported (an Error Response, 0x01), and the server's MTU
+  /// request is answered (0x03); discovery carries on.
+  @Test func unsolicitedTrafficDuringDiscovery() async throws {
+    var db = GattDatabase.withGAP()
+    let handles = db.addService(Self.nusService, characteristics: [(Self.nusTX, [.notify], [])])
+    let peripheral = try FakePeripheral(
+      database: db, valueHandle: handles[0], script: [.notify(Array("2\n".utf8)), .disconnect],
+      preamble: [
+        .handleValueNotification(handle: handles[0], value: Array("s:5".utf8)),
+        .readRequest(handle: 0x0003),
+        .exchangeMTURequest(clientRxMTU: 23),
+      ])
+    let (_, bytes, error) = try await run(peripheral)
+    #expect(String(decoding: bytes, as: UTF8.self) == "s:52\n")
+    #expect(error as? BluetoothError == .disconnected(errno: nil))
+    #expect(peripheral.requests.contains(0x01))
+    #expect(peripheral.requests.contains(0x03))
+  }
+
   @Test func deviceWithoutUARTService() async throws {
     var db = GattDatabase.withGAP()
     db.addService(
