@@ -5,14 +5,11 @@ public enum SourceFactory {
     public var description: String
   }
 
-  /// Finds the clip's serial device for `serial:auto`; called before every
-  /// connection attempt. LEAD: wire the Discovery engineer's udev lookup
-  /// (Sources/LiftBuddyDaemon/Discovery) here, e.g. `{ try ClipDiscovery.firstClipDevicePath() }`.
+  /// Finds the clip's serial device for `serial:auto` through udev (see
+  /// Discovery/ClipDiscovery.swift); called before every connection attempt,
+  /// so a clip re-plugged as another ttyUSB node is found again.
   public static let autoSerialLocator: SerialSource.Locator = {
-    throw Unavailable(
-      description:
-        "serial:auto needs udev discovery, which is not built in yet; give serial:/dev/liftbuddy-clip"
-    )
+    try ClipDiscovery.firstClipDevicePath()
   }
 
   public static func make(_ spec: SourceSpec, configuration: DaemonConfiguration) throws

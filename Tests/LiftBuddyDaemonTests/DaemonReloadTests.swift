@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// SIGHUP sent to the running binary: exercise and load change for the next
+/// set; a broken file changes nothing and the daemon keeps running.
+extension DaemonProcessTests {
+  @Test func sighupAppliesExerciseAndLoadToTheNextSet() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(2)
+    stream.reps(2)
+    stream.still(25)
+    stream.reps(2)
+    stream.still(10)
+    try stream.write(to: dir.file("s.lbs"), exercise: nil, loadKg: nil)
+    let conf = dir.file("d.conf")
+    try "set_rest_s = 3\n".write(toFile: conf, atomically: true, encoding: .utf8)
+    let out = dir.file("lifts")
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("s.lbs"))", "--speed", "5", "--config", conf, "--output-dir",
+        out,
+        "--socket", dir.file("d.sock"),
+      ], in: dir, name: "liftbuddyd")
+    #expect(await waitUntil(timeout: 8) { jsonFiles(in: out).count == 1 }, "\(daemon.stderr)")
+    let first = try reportObject(try #require(jsonFiles(in: out).first))
+    #expect(first["exercise"] is NSNull)
+
+    try "set_rest_s = 3\nload_kg = lots\n".write(toFile: conf, atomically: true, encoding: .utf8)
+    daemon.signal(SIGHUP)
+    #expect(
+      await waitUntil(timeout: 2) { daemon.stderr.contains("reload failed") }, "\(daemon.stderr)")
+    #expect(daemon.isRunning)
+
+    try "set_rest_s = 3\nexercise = deadlift\nload_kg = 140\n".write(
+      toFile: conf, atomically: true, encoding: .utf8)
+    daemon.signal(SIGHUP)
+    #expect(
+      await waitUntil(timeout: 2) { daemon.stderr.contains("configuration reloaded") },
+      "\(daemon.stderr)")
+    #expect(await daemon.wait(timeout: 15) == 0, "\(daemon.stderr)")
+    let files = jsonFiles(in: out)
+    try #require(files.count == 2, "\(daemon.stderr)")
+    let reports = try files.map(reportObject).sorted {
+      ($0["start_s"] as? Double ?? 0) < ($1["start_s"] as? Double ?? 0)
+    }
+    #expect(reports[1]["exercise"] as? String == "deadlift")
+    #expect(reports[1]["load_kg"] as? Double == 140)
+  }
+}
