@@ -40,6 +40,12 @@ if [ -d "Tests/FuzzCorpus/$target" ]; then
   cp -n "Tests/FuzzCorpus/$target"/* "$corpus"/ 2>/dev/null || true
 fi
 
+# A dictionary of the target's grammar, if there is one, guides mutations.
+dictionary=()
+if [ -f "Tests/FuzzCorpus/$target.dict" ]; then
+  dictionary=(-dict="Tests/FuzzCorpus/$target.dict")
+fi
+
 # SWIFT_BACKTRACE=enable=no: Swift's backtracer would replace the
 # sanitizer's report with its own. The limits keep a run bounded:
 # -rss_limit_mb turns unbounded memory growth into a reported failure,
@@ -56,4 +62,5 @@ SWIFT_BACKTRACE=enable=no LIFTBUDDY_FUZZ_TARGET="$target" "$binary" "$corpus" \
   -close_fd_mask=1 \
   -artifact_prefix="$artifacts" \
   -print_final_stats=1 \
+  "${dictionary[@]}" \
   "${@:3}"
