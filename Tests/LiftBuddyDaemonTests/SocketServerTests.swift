@@ -378,11 +378,14 @@ struct SocketServerTests {
 
   @Test func shutdownSendsFinalStatusToEveryClientAndRemovesTheSocket() async throws {
     let s = try await SocketServerUnderTest.start()
-    let watcher = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
+    let watcher = try await s.connect(watch: #"{"cmd":"watch","classes":["rep","status"]}"#)
     let idle = try await s.connect()
     var final = SocketFixtures.status
     final.state = .stopping
     final.message = "SIGTERM"
+    // As the daemon does: the pipeline publishes its stopping status, then
+    // the same status is the final one. A watcher must not get it twice.
+    s.server.publish(.status(final))
     await s.server.shutdown(finalStatus: final)
     let expected =
       #"{"class":"status","message":"SIGTERM","quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
@@ -391,6 +394,19 @@ struct SocketServerTests {
     let idleLines = try await SocketTest.offPool { try idle.linesUntilEOF() }
     #expect(watcherLines == [expected])
     #expect(idleLines == [expected])
+    #expect(access(s.path, F_OK) != 0)
+  }
+
+  @Test func shutdownWithoutFinalStatusClosesAtOnce() async throws {
+    let s = try await SocketServerUnderTest.start()
+    let client = try await s.connect(watch: #"{"cmd":"watch"}"#)
+    let started = ContinuousClock.now
+    await s.server.shutdown(finalStatus: nil)
+    let elapsed = ContinuousClock.now - started
+    let lines = try await SocketTest.offPool { try client.linesUntilEOF() }
+    #expect(lines.isEmpty)
+    // Well under the half second a client that does not read is given.
+    #expect(elapsed < .milliseconds(400))
     #expect(access(s.path, F_OK) != 0)
   }
 }

@@ -37,6 +37,8 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   private var awaitingDaemon = false
   private var readHeld = false
   private var finishing = false
+  /// The last `status` event sent, so that the final status is not sent twice.
+  private var lastStatus: ByteBuffer?
   /// The client has shut down its sending side (`echo … | socat`).
   private var inputClosed = false
 
@@ -185,6 +187,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
       // so that a pause is not followed by a burst.
       nextSample = now - nextSample < interval ? nextSample + interval : now + interval
     }
+    if eventClass == .status { lastStatus = frame }
     send(frame)
   }
 
@@ -207,13 +210,16 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   func finish(lastWords: ByteBuffer?) -> EventLoopFuture<Void> {
     guard let context else { return environment.registry.loops[0].loop.makeSucceededVoidFuture() }
     let channel = context.channel
-    if let lastWords, !finishing {
-      context.writeAndFlush(wrapOutboundOut(lastWords)).assumeIsolated().whenComplete { _ in
-        channel.close(promise: nil)
-      }
-    }
+    guard !finishing else { return channel.closeFuture }
     finishing = true
     subscriptions = .none
+    // The daemon may publish its stopping status and then pass the same one
+    // as the final status: a watcher gets it once. An empty write still
+    // tells when everything before it is out.
+    let last = lastWords.flatMap { $0 == lastStatus ? nil : $0 } ?? ByteBuffer()
+    context.writeAndFlush(wrapOutboundOut(last)).assumeIsolated().whenComplete { _ in
+      channel.close(promise: nil)
+    }
     context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeGrace) {
       channel.close(promise: nil)
     }
