@@ -56,39 +56,14 @@ public final class HciLeScanner: Sendable {
       throw .system(.scan, errno: code)
     }
 
-    let (stream, continuation) = AsyncThrowingStream.makeStream(
-      of: AdvertisingReport.self, throwing: (any Error).self)
-    let stop = StopFlag()
-    continuation.onTermination = { _ in stop.set() }
     let restore = saved
-    let clock = ContinuousClock()
-    let deadline = duration.map { clock.now + $0 }
-    DedicatedThread.start(name: "liftbuddy-hci-scan") { [self] in
-      defer {
-        hci_le_set_scan_enable(socket, 0x00, 0x00, 1000)
-        var filter = restore
-        setsockopt(socket, SOL_HCI, HCI_FILTER, &filter, socklen_t(MemoryLayout<hci_filter>.size))
-      }
-      var buffer = [UInt8](repeating: 0, count: Int(HCI_MAX_EVENT_SIZE))
-      while !stop.isSet {
-        if let deadline, clock.now >= deadline { break }
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, pollMilliseconds)
-        if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-        let count =
-          ready < 0 ? -1 : buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
-        if count < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
-          continuation.finish(throwing: BluetoothError.system(.scan, errno: errno))
-          return
-        }
-        guard let reports = try? AdvertisingReport.parse(hciEventPacket: Array(buffer[0..<count]))
-        else { continue }
-        for report in reports { continuation.yield(report) }
-      }
-      continuation.finish()
+    return AdvertisingReportReader.reports(
+      from: socket, duration: duration, pollMilliseconds: pollMilliseconds
+    ) { [self] in
+      hci_le_set_scan_enable(socket, 0x00, 0x00, 1000)
+      var filter = restore
+      setsockopt(socket, SOL_HCI, HCI_FILTER, &filter, socklen_t(MemoryLayout<hci_filter>.size))
     }
-    return stream
   }
 
   /// Scans for `duration` and returns every advertiser seen, merged per address,
