@@ -177,6 +177,29 @@ import Testing
     #expect(peripheral.requests.contains(0x03))
   }
 
+  /// An HM-10 clone with no CCCD that notifies anyway: no write, still streamed.
+  /// Leaving the loop ends the subscription without the peer hanging up.
+  @Test func notifyingCharacteristicWithoutCCCD() async throws {
+    var db = GattDatabase.withGAP(name: "HMSoft")
+    let handles = db.addService(
+      BluetoothUUID(0xFFE0), characteristics: [(BluetoothUUID(0xFFE1), [.read, .notify], [])],
+      cccd: false)
+    let peripheral = try FakePeripheral(
+      database: db, valueHandle: handles[0], script: [],
+      preamble: [.handleValueNotification(handle: handles[0], value: Array("s:60\n".utf8))])
+    let client = GattClient(bearer: peripheral.clientBearer, transactionTimeout: .seconds(5))
+    let subscription = try await DedicatedThread.run { try UartSubscription.start(on: client) }
+    #expect(subscription.cccdHandle == nil)
+    var first: [UInt8] = []
+    for try await chunk in subscription.bytes {
+      first = chunk
+      break
+    }
+    #expect(first == Array("s:60\n".utf8))
+    #expect(peripheral.cccdWrites.isEmpty)
+    #expect(!peripheral.requests.contains(0x12))
+  }
+
   @Test func deviceWithoutUARTService() async throws {
     var db = GattDatabase.withGAP()
     db.addService(

@@ -26,7 +26,8 @@ struct GattDatabase {
   /// Adds a primary service; returns the value handles of its characteristics.
   @discardableResult
   mutating func addService(
-    _ uuid: BluetoothUUID, characteristics: [(BluetoothUUID, CharacteristicProperties, [UInt8])]
+    _ uuid: BluetoothUUID, characteristics: [(BluetoothUUID, CharacteristicProperties, [UInt8])],
+    cccd: Bool = true
   ) -> [UInt16] {
     let serviceIndex = attributes.count
     attributes.append(
@@ -41,7 +42,7 @@ struct GattDatabase {
       attributes.append(
         Attribute(handle: declaration, type: BluetoothUUID(0x2803), value: decl.declarationValue))
       attributes.append(Attribute(handle: valueHandle, type: charUUID, value: initial))
-      if !properties.isDisjoint(with: [.notify, .indicate]) {
+      if cccd && !properties.isDisjoint(with: [.notify, .indicate]) {
         attributes.append(
           Attribute(handle: take(), type: BluetoothUUID(0x2902), value: [0x00, 0x00]))
       }

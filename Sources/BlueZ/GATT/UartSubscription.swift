@@ -4,7 +4,8 @@ public struct UartSubscription: Sendable {
   public var known: KnownUartService
   public var service: GattService
   public var characteristic: GattCharacteristic
-  public var cccdHandle: UInt16
+  /// Nil when the characteristic has no CCCD (see `start`).
+  public var cccdHandle: UInt16?
   public var mtu: UInt16
   /// Raw notification payloads; a line may span several, one may hold many.
   public var bytes: AsyncThrowingStream<[UInt8], any Error>
@@ -13,6 +14,9 @@ public struct UartSubscription: Sendable {
   /// discovery, characteristic discovery in the first known UART service,
   /// descriptor discovery for its CCCD, then writes 0x0001 (notify) or 0x0002
   /// (indicate-only characteristics) to it (Core Spec Vol 3 Part G §4.10, §3.3.3.3).
+  /// A notifying characteristic without a CCCD breaks §3.3.3.3, but some HM-10
+  /// clones are built that way and notify regardless: we listen anyway rather
+  /// than refuse a clip that works.
   /// Blocking: call it from `DedicatedThread.run`.
   public static func start(
     on client: GattClient, catalog: GattServiceCatalog = GattServiceCatalog()
@@ -30,17 +34,13 @@ public struct UartSubscription: Sendable {
     let descriptors =
       try range.map { range throws(BluetoothError) in try client.discoverDescriptors(in: range) }
       ?? []
-    guard
-      let cccd = descriptors.first(where: {
-        $0.type == GattAttributeType.clientCharacteristicConfiguration
-      })
-    else {
-      throw .noNotifyCharacteristic(service: service.uuid)
+    let cccd = descriptors.first { $0.type == GattAttributeType.clientCharacteristicConfiguration }
+    if let cccd {
+      let useNotify = characteristic.properties.contains(.notify)
+      try client.write(useNotify ? [0x01, 0x00] : [0x02, 0x00], to: cccd.handle)
     }
-    let useNotify = characteristic.properties.contains(.notify)
-    try client.write(useNotify ? [0x01, 0x00] : [0x02, 0x00], to: cccd.handle)
     return UartSubscription(
-      known: known, service: service, characteristic: characteristic, cccdHandle: cccd.handle,
+      known: known, service: service, characteristic: characteristic, cccdHandle: cccd?.handle,
       mtu: mtu,
       bytes: client.notifications(from: characteristic.valueHandle))
   }
