@@ -180,11 +180,15 @@ public final class GattClient: Sendable {
   ) -> AsyncThrowingStream<[UInt8], any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(
       of: [UInt8].self, throwing: (any Error).self)
-    let started = state.withLock { state -> [(handle: UInt16, value: [UInt8])]? in
-      if state.streaming { return nil }
-      state.streaming = true
-      defer { state.early = [] }
-      return state.early
+    // Under the transaction lock, so a request still waiting for its response
+    // keeps the bearer until it has it.
+    let started = transactionLock.withLock { _ in
+      state.withLock { state -> [(handle: UInt16, value: [UInt8])]? in
+        if state.streaming { return nil }
+        state.streaming = true
+        defer { state.early = [] }
+        return state.early
+      }
     }
     guard let early = started else {
       continuation.finish(throwing: BluetoothError.bearerBusy)
