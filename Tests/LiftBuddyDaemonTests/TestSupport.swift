@@ -56,10 +56,8 @@ final class DaemonChild {
 
   init(
     _ executable: String, _ arguments: [String], in directory: ScratchDirectory,
-    name: String = "child"
-  )
-    throws
-  {
+    name: String = "child", environment extra: [String: String] = [:]
+  ) throws {
     stdoutPath = directory.file("\(name).stdout")
     stderrPath = directory.file("\(name).stderr")
     _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -74,6 +72,7 @@ final class DaemonChild {
     ] {
       environment[key] = nil
     }
+    environment.merge(extra) { $1 }
     process.environment = environment
     process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
     process.standardError = FileHandle(forWritingAtPath: stderrPath)

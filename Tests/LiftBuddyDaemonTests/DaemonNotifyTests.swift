@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The service manager's side of sd_notify(3): a datagram socket named by
+/// `$NOTIFY_SOCKET`, as systemd sets it for a Type=notify unit.
+final class NotifyReceiver {
+  private let fd: Int32
+  let path: String
+
+  init(path: String) throws {
+    self.path = path
+    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (i, b) in bytes.enumerated() where i < raw.count - 1 { raw[i] = b }
+    }
+    let status = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard status == 0 else { throw POSIXError(.EADDRINUSE) }
+  }
+
+  deinit { close(fd) }
+
+  /// Every message received within `seconds`.
+  func receive(for seconds: Double) -> [String] {
+    var messages: [String] = []
+    let deadline = Date().addingTimeInterval(seconds)
+    while deadline.timeIntervalSinceNow > 0 {
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, Int32(deadline.timeIntervalSinceNow * 1000)) > 0 else { break }
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      let n = recv(fd, &buffer, buffer.count, 0)
+      if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+    }
+    return messages
+  }
+}
+
+extension DaemonProcessTests {
+  @Test func tellsSystemdReadyStatusWatchdogAndStopping() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(30)
+    try stream.write(to: dir.file("still.lbs"))
+    let receiver = try NotifyReceiver(path: dir.file("notify"))
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("still.lbs"))", "--output-dir", dir.file("lifts"),
+        "--socket",
+        dir.file("d.sock"),
+      ], in: dir, name: "liftbuddyd",
+      environment: ["NOTIFY_SOCKET": receiver.path, "WATCHDOG_USEC": "400000"])
+    let first = receiver.receive(for: 2)
+    let ready = try #require(
+      first.firstIndex { $0.contains("READY=1") }, "\(first) \(daemon.stderr)")
+    #expect(first[ready].contains("STATUS=reading replay:still.lbs"))
+    // WATCHDOG_USEC 0.4 s: a ping every 0.2 s.
+    let pings = first.filter { $0 == "WATCHDOG=1" }.count
+    #expect(pings >= 5, "\(first)")
+    #expect(
+      first.contains {
+        $0.hasPrefix("STATUS=replay:still.lbs: connected")
+          || $0.hasPrefix("STATUS=replay:still.lbs: starting")
+      })
+    daemon.signal(SIGTERM)
+    let last = receiver.receive(for: 1.5)
+    #expect(last.contains { $0.contains("STOPPING=1") }, "\(last)")
+    #expect(await daemon.wait(timeout: 2) == 0)
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import LiftBuddyDaemon
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `liftbuddy record` and `liftbuddy replay`, the built binary, on the same
+/// pipeline as the daemon.
+extension DaemonProcessTests {
+  @Test func recordCapturesALiveClipThatAnalyzeThenReads() async throws {
+    let dir = ScratchDirectory()
+    let pty = try PseudoTerminal()
+    var stream = SquatStream()
+    stream.still(1)
+    stream.reps(2)
+    stream.still(1.5)
+    let recorder = try DaemonChild(
+      Binaries.liftbuddy,
+      [
+        "record", "--source", "serial:\(pty.slavePath)", "--output", dir.file("rec.lbs"),
+        "--duration", "9",
+        "--exercise", "squat", "--load", "80",
+      ], in: dir, name: "record")
+    #expect(
+      await waitUntil(timeout: 5) { recorder.stdout.contains("status: connected") },
+      "\(recorder.stderr)")
+    await PacedWriter(pty: pty).play(stream.rows[...])
+    #expect(await recorder.wait(timeout: 6) == 0, "\(recorder.stderr)")
+    #expect(recorder.stdout.contains("rep 2"), "\(recorder.stdout)")
+    let text = try String(contentsOfFile: dir.file("rec.lbs"), encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    #expect(lines[0] == "# liftbuddy-stream 1")
+    #expect(lines[1] == "# source: serial:\(pty.slavePath)")
+    #expect(lines[2].hasPrefix("# started_at: 20") && lines[2].hasSuffix("Z"))
+    #expect(lines[3] == "# exercise: squat")
+    #expect(lines[4] == "# load_kg: 80")
+    let rows = lines.dropFirst(5)
+    #expect(rows.count == stream.rows.count)
+    #expect(rows.allSatisfy { $0.split(separator: " ").count == 2 })
+
+    let analyze = try DaemonChild(
+      Binaries.liftbuddy, ["analyze", dir.file("rec.lbs")], in: dir, name: "analyze")
+    #expect(await analyze.wait(timeout: 20) == 0)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(analyze.stdout.utf8)) as? [String: Any],
+      "\(analyze.stdout)")
+    #expect(repCount(report) == 2)
+    #expect(report["load_kg"] as? Double == 80)
+  }
+
+  @Test func replayPrintsEventsAndReportsAtMaxSpeed() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(2)
+    stream.reps(3)
+    stream.still(15)
+    try stream.write(to: dir.file("s.lbs"))
+    let replay = try DaemonChild(
+      Binaries.liftbuddy, ["replay", dir.file("s.lbs"), "--speed", "max"], in: dir, name: "replay")
+    #expect(await replay.wait(timeout: 20) == 0, "\(replay.stderr)")
+    let out = replay.stdout.split(separator: "\n")
+    #expect(out.contains { $0.hasPrefix("set 1 started") })
+    #expect(out.filter { $0.hasPrefix("set 1 rep ") }.count == 3)
+    let analyze = try DaemonChild(
+      Binaries.liftbuddy, ["analyze", dir.file("s.lbs")], in: dir, name: "analyze")
+    #expect(await analyze.wait(timeout: 20) == 0)
+    #expect(out.contains { $0 + "\n" == analyze.stdout })
+  }
+
+  @Test func replayToPtyFeedsTheDaemonLikeAClip() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(1)
+    stream.reps(2)
+    stream.still(1)
+    try stream.write(to: dir.file("s.lbs"))
+    let feeder = try DaemonChild(
+      Binaries.liftbuddy, ["replay", dir.file("s.lbs"), "--to-pty"], in: dir, name: "feeder")
+    #expect(await waitUntil(timeout: 5) { feeder.stdout.contains("/dev/pts/") }, "\(feeder.stderr)")
+    let path = try #require(
+      feeder.stdout.split(separator: " ").first { $0.hasPrefix("/dev/pts/") }.map {
+        String($0.prefix { $0 != ")" && $0 != "\n" })
+      })
+    let bytes = try await readSome(path: path, seconds: 2)
+    #expect(String(decoding: bytes, as: UTF8.self).contains("s:140\na:1:0\n"))
+    #expect(await feeder.wait(timeout: 10) == 0)
+  }
+
+  /// Reads a TTY for a while, as a clip's reader would.
+  private func readSome(path: String, seconds: Double) async throws -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+    guard fd >= 0 else { throw POSIXError(.ENOENT) }
+    defer { close(fd) }
+    var all: [UInt8] = []
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      let n = read(fd, &chunk, chunk.count)
+      if n > 0 { all += chunk[0..<n] }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    return all
+  }
+}
