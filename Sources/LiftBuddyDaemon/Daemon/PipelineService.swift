@@ -16,9 +16,20 @@ public struct PipelineService: Service {
     self.readyStatus = readyStatus
   }
 
+  /// A live source that stops on its own (it should only stop when told):
+  /// the daemon exits non-zero, so that systemd restarts it.
+  public struct SourceEnded: Error, CustomStringConvertible {
+    public var source: String
+    public var description: String { "\(source) stopped unexpectedly" }
+  }
+
   public func run() async throws {
     notifier.ready(status: readyStatus)
     let pipeline = self.pipeline
     await cancelWhenGracefulShutdown { await pipeline.run() }
+    if case .live = pipeline.source.hints.timing, !Task.isShuttingDownGracefully, !Task.isCancelled
+    {
+      throw SourceEnded(source: pipeline.source.name)
+    }
   }
 }

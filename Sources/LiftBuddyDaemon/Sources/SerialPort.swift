@@ -47,6 +47,9 @@ enum SerialPort {
     guard tcsetattr(fd.rawValue, TCSANOW, &t) == 0 else { throw Errno(rawValue: errno) }
     // Bytes queued before we opened belong to nobody's session.
     _ = tcflush(fd.rawValue, TCIFLUSH)
+    // Exclusive use, as gpsd does: a second reader (a stray `cat`, a modem
+    // manager) would steal lines. Best effort; ptys and some drivers refuse.
+    _ = ioctl(fd.rawValue, UInt(TIOCEXCL))
   }
 
   /// The termios constant for a rate `DaemonConfiguration` accepted.
