@@ -29,8 +29,11 @@ public enum SourceFactory {
         throw Unavailable(description: "cannot read \(path): \(error)")
       }
     case .ble(let address):
-      // BLE: `return BLESource(address: address)` once BLESource.swift exists.
-      throw Unavailable(description: "ble:\(address): the BLE source is not built in yet")
+      do {
+        return try BLESource(address: address, backoff: Backoff())
+      } catch {
+        throw Unavailable(description: "ble:\(address): \(error)")
+      }
     }
   }
 }
