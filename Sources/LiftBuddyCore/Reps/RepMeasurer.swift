@@ -57,7 +57,7 @@ struct RepMeasurer: Sendable {
   /// How long after a rise's top the measurement waits for samples: the
   /// centred fits and the check beyond the turnaround each look one window
   /// ahead.
-  var settleS: Double { 2 * windowS + 0.2 }
+  var settleS: Double { windowS + 0.15 }
 
   struct Measured: Sendable {
     var analysis: RepAnalysis
@@ -97,20 +97,26 @@ struct RepMeasurer: Sendable {
       var start = turnaround(k, from: peakIndex, step: -1, sign: 1, scale: vPeak),
       var end = turnaround(k, from: peakIndex, step: 1, sign: 1, scale: vPeak)
     else { return nil }
+    var push = peakIndex
     for _ in 0..<Self.maxStalls {
+      let stall = slowdown(k, from: push, step: 1, below: Self.rampLow * vPeak)
       guard position(samples, at: end) < highLevel,
-        let next = fastest(k, after: end, before: searchTo),
+        let next = fastest(k, after: k[stall].t, before: searchTo),
         let further = turnaround(k, from: next, step: 1, sign: 1, scale: vPeak), further > end
       else { break }
       end = further
+      push = next
     }
+    push = peakIndex
     for _ in 0..<Self.maxStalls {
+      let stall = slowdown(k, from: push, step: -1, below: Self.rampLow * vPeak)
       guard position(samples, at: start) > lowLevel,
-        let previous = fastest(k, after: searchFrom - windowS, before: start),
+        let previous = fastest(k, after: searchFrom - windowS, before: k[stall].t),
         let earlier = turnaround(k, from: previous, step: -1, sign: 1, scale: vPeak),
         earlier < start
       else { break }
       start = earlier
+      push = previous
     }
     guard end > start else { return nil }
 
@@ -238,11 +244,20 @@ struct RepMeasurer: Sendable {
     guard abs(det) > 1e-12 else { return nil }
     let slope = (n * sxy - sx * sy) / det
     let intercept = (sy - slope * sx) / n
-    guard abs(slope) > 1e-9 else { return nil }
+    // The ramp must fall toward the rest it leads to, and the zero lie
+    // beyond it, near: otherwise it is noise, not a ramp.
+    guard slope * Double(step) < -1e-9 else { return nil }
     let zero = -intercept / slope
-    // Trust the extrapolation only near the ramp it extends.
-    guard zero.isFinite, abs(zero) <= windowS else { return nil }
+    guard zero.isFinite, zero * Double(step) >= 0, abs(zero) <= windowS else { return nil }
     return reference + zero
+  }
+
+  /// The first sample, walking from `from`, where the upward velocity has
+  /// fallen below `threshold` (or the last sample that way).
+  private func slowdown(_ k: [Kinematics], from: Int, step: Int, below threshold: Double) -> Int {
+    var i = from
+    while i + step >= 0, i + step < k.count, k[i].velocity >= threshold { i += step }
+    return i
   }
 
   /// The index of the fastest upward sample strictly between two times.

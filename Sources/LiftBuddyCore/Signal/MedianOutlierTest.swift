@@ -16,6 +16,8 @@ struct MedianOutlierTest: Sendable {
   static let half = window / 2
   /// Sonar noise and integer-cm quantisation: several σ of a typical HC-SR04.
   static let noiseMarginCm = 4.0
+  /// No barbell lift reaches 4 m/s: the gate at the stream's edges.
+  static let maxSpeedCmPerS = 400.0
   /// How far a good reading can sit from the median at a turnaround:
   /// ½·a·(w/4)², with a = 20 m/s², above the hardest bounce out of a squat,
   /// and w the window's duration (the median is about a quarter window away).
@@ -98,7 +100,22 @@ struct MedianOutlierTest: Sendable {
         rightT += r.t
       }
     }
-    if left.count > 0, right.count > 0 {
+    guard left.count > 0, right.count > 0 else {
+      // The stream's first or last readings: half a window is missing, so
+      // neither the median nor a trend is known. A reading the bar could
+      // have reached from its nearest neighbour stays.
+      let neighbour = ring[(head + (index == lo ? min(index + 1, hi) : index - 1)) % Self.window]
+      let dt = abs(s.t - neighbour.t)
+      if neighbour.t == s.t
+        || abs(s.cm - neighbour.cm) <= Self.maxSpeedCmPerS * dt + Self.noiseMarginCm
+      {
+        emit(s)
+      } else {
+        removed += 1
+      }
+      return
+    }
+    do {
       let tl = leftT / Double(left.count)
       let tr = rightT / Double(right.count)
       let ml = left.median

@@ -27,10 +27,21 @@ struct SampleClock: Sendable {
   /// buffering: samples were lost (a dropout). 2.5 periods tolerates a BLE
   /// connection event that was skipped once or twice.
   static let lostSamplePeriods = 2.5
-  /// Fewest samples and shortest span before the measured period replaces
-  /// the nominal one: 1 s of samples averages out arrival jitter.
-  static let minSamplesForPeriod = 20
+  /// The period is measured over the arrivals of the last few seconds: at
+  /// least 1 s of them averages out arrival jitter, at most 4 s follows a
+  /// clip whose rate changes. A silence longer than `maxSilenceS` (the
+  /// clip stopped, or lost samples) starts the measurement afresh.
+  static let minSamplesForPeriod = 12
   static let minSpanForPeriod = 1.0
+  static let maxSpanForPeriod = 4.0
+  static let maxSilenceS = 0.6
+  /// When every group over this long arrived later than the clock predicted,
+  /// the clock is behind (it started with a wrong rate, or the latency
+  /// grew): it catches up by half that least lateness...
+  static let catchUpWindowS = 1.0
+  /// ...spread out, at most this share of a period per sample, so that the
+  /// correction never shows as a velocity spike.
+  static let catchUpShare = 0.1
   /// Sample rates outside the sonar's plausible 5–100 Hz are measurement
   /// noise, not a clock: the period estimate is clamped to that range.
   static let periodRange = (1.0 / 100)...(1.0 / 5)
@@ -47,9 +58,16 @@ struct SampleClock: Sendable {
   // The group being collected: arrivals within groupFraction of each other.
   private var group: [(arrival: Double, cm: Double)] = []
 
-  // Period measurement since the last re-anchor.
-  private var anchorArrival: Double? = nil
-  private var samplesSinceAnchor = 0
+  // Period measurement: (arrival of a group's last line, samples so far).
+  private var history: [(arrival: Double, count: Int)] = []
+  private var historyStart = 0
+  private var samplesSeen = 0
+
+  // Catching up: the least lateness in the current window, and what is
+  // still to be added to the clock.
+  private var windowStart: Double? = nil
+  private var windowMinLate = Double.infinity
+  private var catchUp = 0.0
 
   // Device-clock mode.
   private var deviceOffset: Double? = nil
@@ -62,7 +80,7 @@ struct SampleClock: Sendable {
   }
 
   mutating func setNominalRate(_ hz: Double) {
-    guard hz.isFinite, hz > 0, anchorArrival == nil else { return }
+    guard hz.isFinite, hz > 0, history.isEmpty else { return }
     period = min(max(1 / hz, Self.periodRange.lowerBound), Self.periodRange.upperBound)
   }
 
@@ -97,10 +115,12 @@ struct SampleClock: Sendable {
         // (the analyzer counts the gap from the spacing it sees).
         end = arrival
         spacing = period
-        restartPeriodMeasurement(at: arrival)
       } else {
-        end = min(arrival, envelope)
+        let step = min(catchUp, Self.catchUpShare * period * Double(k))
+        catchUp -= step
+        end = min(arrival, envelope + step)
         spacing = max((end - previous) / Double(k), period * 0.05)
+        noteLateness(arrival - end, at: arrival)
       }
       if end - Double(k - 1) * spacing <= previous {
         spacing = (end - previous) / Double(k)
@@ -108,7 +128,6 @@ struct SampleClock: Sendable {
     } else {
       end = arrival
       spacing = period
-      restartPeriodMeasurement(at: arrival)
     }
     for (i, sample) in group.enumerated() {
       emit(TimedHeight(t: end - Double(k - 1 - i) * spacing, cm: sample.cm))
@@ -121,19 +140,36 @@ struct SampleClock: Sendable {
   /// The time of the latest sample given out, or of the one held back.
   var latestTime: Double? { group.isEmpty ? last : max(last ?? -.infinity, lastArrival) }
 
-  private mutating func restartPeriodMeasurement(at arrival: Double) {
-    anchorArrival = arrival
-    samplesSinceAnchor = 0
+  private mutating func noteLateness(_ late: Double, at arrival: Double) {
+    windowMinLate = min(windowMinLate, late)
+    guard let start = windowStart else {
+      windowStart = arrival
+      return
+    }
+    if arrival - start >= Self.catchUpWindowS {
+      if windowMinLate > 0, windowMinLate.isFinite { catchUp = windowMinLate / 2 }
+      windowStart = arrival
+      windowMinLate = .infinity
+    }
   }
 
   private mutating func measurePeriod(arrival: Double, count: Int) {
-    guard let anchor = anchorArrival else { return }
-    samplesSinceAnchor += count
-    let span = arrival - anchor
-    // The anchor's own group counts as sample zero, so n samples after it
-    // span n periods.
-    if samplesSinceAnchor - count >= Self.minSamplesForPeriod, span >= Self.minSpanForPeriod {
-      let measured = span / Double(samplesSinceAnchor - count)
+    if let newest = history.last, arrival - newest.arrival > Self.maxSilenceS {
+      history.removeAll(keepingCapacity: true)
+      historyStart = 0
+    }
+    samplesSeen += count
+    history.append((arrival, samplesSeen))
+    while arrival - history[historyStart].arrival > Self.maxSpanForPeriod { historyStart += 1 }
+    if historyStart > 256 {
+      history.removeFirst(historyStart)
+      historyStart = 0
+    }
+    let oldest = history[historyStart]
+    let span = arrival - oldest.arrival
+    let samples = samplesSeen - oldest.count
+    if samples >= Self.minSamplesForPeriod, span >= Self.minSpanForPeriod {
+      let measured = span / Double(samples)
       period = min(max(measured, Self.periodRange.lowerBound), Self.periodRange.upperBound)
     }
   }

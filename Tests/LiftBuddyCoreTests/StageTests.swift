@@ -1,0 +1,65 @@
+import Testing
+
+@testable import LiftBuddyCore
+
+@Suite struct StageTests {
+  @Test func movingAverageWindowIsInTime() {
+    var ma = MovingAverage(windowS: 0.2)
+    var last = TimedHeight(t: 0, cm: 0)
+    // A ramp of 1 m/s sampled at 50 Hz: the mean sits on the ramp.
+    for i in 0..<100 {
+      let t = Double(i) / 50
+      last = ma.push(TimedHeight(t: t, cm: 100 * t))
+    }
+    #expect(abs(last.cm - 100 * last.t) < 1e-9)
+    #expect(abs(last.t - (1.98 - 0.1)) < 1e-9)
+  }
+
+  @Test func localFitRecoversVelocityAndAcceleration() {
+    // x(t) = 50 + 30 t + 200 t² cm on uneven times.
+    let samples = (0..<60).map { i -> TimedHeight in
+      let t = Double(i) * 0.03 + (i % 2 == 0 ? 0.004 : 0)
+      return TimedHeight(t: t, cm: 50 + 30 * t + 200 * t * t)
+    }
+    let k = LocalFit.kinematics(
+      of: samples, smoother: .localQuadratic, windowS: 0.25, accelerationWindowS: 0.3)
+    for (s, kin) in zip(samples, k).dropFirst(10).dropLast(10) {
+      #expect(abs(kin.velocity - (0.30 + 4 * s.t)) < 1e-6)
+      #expect(abs(kin.acceleration - 4) < 1e-6)
+      #expect(abs(kin.position - (0.5 + 0.3 * s.t + 2 * s.t * s.t)) < 1e-6)
+    }
+  }
+
+  @Test func segmenterFindsRisesAndIgnoresWobbles() {
+    var seg = RepSegmenter(minRiseCm: 15)
+    var rises: [RepSegmenter.Rise] = []
+    // 140 → wobble ±2 → down 50 → up 50 → 5 cm bump → down 50 → up 50.
+    let path: [(Double, Double)] = [
+      (0, 140), (1, 142), (1.5, 139), (2, 141), (3, 90), (4, 140), (5, 140), (5.5, 135), (6, 140),
+      (7, 90), (8, 140), (9, 140),
+    ]
+    var t = 0.0
+    while t <= 9 {
+      let i = path.lastIndex { $0.0 <= t }!
+      let (t0, h0) = path[i]
+      let (t1, h1) = i + 1 < path.count ? path[i + 1] : (t0 + 1, h0)
+      let h = h0 + (h1 - h0) * (t - t0) / (t1 - t0)
+      if let r = seg.push(TimedHeight(t: t, cm: h)) { rises.append(r) }
+      t += 0.05
+    }
+    #expect(rises.count == 2)
+    #expect(rises.allSatisfy { abs($0.valley.cm - 90) < 0.01 && abs($0.peak.cm - 140) < 0.01 })
+    // Each is reported while the bar is still at the top (stillness).
+    #expect(abs(rises[0].valley.t - 3) < 0.01)
+  }
+
+  @Test func rfc3339() {
+    #expect(RFC3339Formatter.string(unixSeconds: 0) == "1970-01-01T00:00:00.000Z")
+    #expect(RFC3339Formatter.string(unixSeconds: 1_767_607_212.345) == "2026-01-05T10:00:12.345Z")
+    #expect(RFC3339Formatter.string(unixSeconds: 951_782_400) == "2000-02-29T00:00:00.000Z")
+    #expect(RFC3339Formatter.compact(unixSeconds: 1_767_607_212.9) == "20260105T100012Z")
+    // Round trip through the reader's parser.
+    let s = RFC3339Formatter.string(unixSeconds: 1_700_000_000.25)
+    #expect(RFC3339Timestamp.unixSeconds(s) == 1_700_000_000.25)
+  }
+}

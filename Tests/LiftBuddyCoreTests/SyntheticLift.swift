@@ -1,0 +1,126 @@
+@testable import LiftBuddyCore
+
+/// Bar trajectories with exactly known turnarounds, for tests that need
+/// truth without the simulator: half-sine velocity phases (the bar leaves
+/// and reaches rest with finite acceleration), optional pauses.
+struct SyntheticLift {
+  struct Phase {
+    var duration: Double
+    /// Height change in cm (negative: down); 0 for a pause.
+    var deltaCm: Double
+  }
+  struct TrueRep {
+    var start: Double
+    var end: Double
+    var romCm: Double
+    var meanMps: Double
+    var peakMps: Double
+  }
+
+  var startCm: Double
+  var leadIn: Double
+  var phases: [Phase]
+
+  /// Height at time t (cm).
+  func height(at t: Double) -> Double {
+    var h = startCm
+    var t0 = leadIn
+    if t < t0 { return h }
+    for p in phases {
+      if t < t0 + p.duration {
+        let u = (t - t0) / p.duration
+        return h + p.deltaCm * (1 - cosPi(u)) / 2
+      }
+      h += p.deltaCm
+      t0 += p.duration
+    }
+    return h
+  }
+
+  var endTime: Double { leadIn + phases.reduce(0) { $0 + $1.duration } }
+
+  /// Every upward phase is a concentric phase.
+  var truth: [TrueRep] {
+    var out: [TrueRep] = []
+    var t0 = leadIn
+    for p in phases {
+      if p.deltaCm > 0 {
+        let rom = p.deltaCm
+        let mean = rom / 100 / p.duration
+        out.append(
+          TrueRep(
+            start: t0, end: t0 + p.duration, romCm: rom, meanMps: mean,
+            peakMps: mean * Double.pi / 2))
+      }
+      t0 += p.duration
+    }
+    return out
+  }
+
+  /// Protocol lines at `rateHz`, heights rounded to whole cm (as the
+  /// original clip sends them), with an `a:` line after each `s:` line.
+  func lines(rateHz: Double, tail: Double = 3, roll: (Double) -> Double = { _ in 0.5 }) -> [(
+    t: Double, line: String
+  )] {
+    var out: [(Double, String)] = []
+    var n = 0
+    while true {
+      let t = Double(n) / rateHz
+      if t > endTime + tail { break }
+      out.append((t, "s:\(Int(height(at: t).rounded()))"))
+      out.append((t, "a:0.5:\(roll(t))"))
+      n += 1
+    }
+    return out
+  }
+
+  /// A squat set: `reps` reps of a 1.0 s descent, `pause` at the bottom, a
+  /// concentric of `up` s, `top` s at lockout.
+  static func squat(
+    reps: Int, romCm: Double = 55, up: Double = 0.8, pause: Double = 0.2, top: Double = 1.5
+  )
+    -> SyntheticLift
+  {
+    var phases: [Phase] = []
+    for _ in 0..<reps {
+      phases.append(Phase(duration: 1.0, deltaCm: -romCm))
+      if pause > 0 { phases.append(Phase(duration: pause, deltaCm: 0)) }
+      phases.append(Phase(duration: up, deltaCm: romCm))
+      phases.append(Phase(duration: top, deltaCm: 0))
+    }
+    return SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
+  }
+
+  private func cosPi(_ u: Double) -> Double {
+    // cos(πu) by a short Taylor-free route: the core has no Foundation, nor
+    // do these tests need it.
+    var x = u.truncatingRemainder(dividingBy: 2) * Double.pi
+    if x > Double.pi { x -= 2 * Double.pi }
+    // Range-reduced cosine via Chebyshev-accurate series (|x| ≤ π).
+    let x2 = x * x
+    var term = 1.0
+    var sum = 1.0
+    for k in 1...14 {
+      term *= -x2 / Double((2 * k - 1) * (2 * k))
+      sum += term
+    }
+    return sum
+  }
+}
+
+/// Runs lines through an analyzer and collects its events.
+func analyze(
+  _ lines: [(t: Double, line: String)], configuration: AnalyzerConfiguration = .init(),
+  session: SessionInfo = SessionInfo(source: "test", exercise: .squat)
+) -> [AnalyzerEvent] {
+  var analyzer = Analyzer(configuration: configuration, session: session)
+  var events: [AnalyzerEvent] = []
+  for (t, line) in lines { analyzer.ingest(line: line, at: t, into: &events) }
+  analyzer.finish(into: &events)
+  return events
+}
+
+extension Array where Element == AnalyzerEvent {
+  var reports: [LiftReport] { compactMap { if case .lift(let r) = $0 { r } else { nil } } }
+  var reps: [RepEvent] { compactMap { if case .rep(let r) = $0 { r } else { nil } } }
+}
