@@ -235,7 +235,7 @@ struct SocketServerTests {
   @Test func watcherThatStopsSendingKeepsReceiving() async throws {
     let s = try await SocketServerUnderTest.start()
     let client = try await s.connect(watch: #"{"cmd":"watch","classes":["rep"]}"#)
-    try await SocketTest.offPool { shutdown(client.fd, Int32(SHUT_WR)) }
+    _ = try await SocketTest.offPool { shutdown(client.fd, Int32(SHUT_WR)) }
     try await Task.sleep(for: .milliseconds(50))
     s.server.publish(SocketFixtures.repEvent(1))
     let rep = try await SocketTest.offPool { try client.line() }
