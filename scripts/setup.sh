@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what LiftBuddy needs to build, run and test on Debian or
+# Raspberry Pi OS: the C libraries behind its system-library targets, the
+# tools its tests drive for real (systemd-analyze, GNU time), the firmware
+# toolchain (avr-gcc, Arduino core, simavr) and Python's jsonschema for the
+# report schema check. Swift itself (6.0 or newer) must already be on PATH:
+# see README.md.
+set -euo pipefail
+
+packages=(
+  pkg-config libbluetooth-dev libudev-dev libsystemd-dev   # CBluetooth, CUdev, CSystemd
+  systemd time python3 python3-jsonschema                   # tests and benchmarks
+  gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libelf-dev make g++  # Firmware/
+)
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all system packages present"
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: swift is not on PATH; install Swift 6 (https://www.swift.org/install/linux/) and run again" >&2
+  exit 1
+fi
+echo "setup: $(swift --version 2>&1 | head -1)"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): everything that can be checked on
+# this machine without hardware. Needs what scripts/setup.sh installs.
+#
+#   scripts/test.sh            # full run (~15 min on 2 cores from a clean tree)
+#   FUZZ_SECONDS=0 scripts/test.sh   # skip the sanitizer fuzz smoke
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+passed=0
+failed=0
+failures=()
+step() { # name, command...
+  local name="$1"
+  shift
+  echo "== $name"
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    echo "!! $name failed"
+  fi
+}
+
+bin_dir() { swift build --show-bin-path; }
+
+# 1. Swift: build (no warnings allowed in our targets) and every test target.
+build_all() {
+  swift build --build-tests 2>&1 | tee /tmp/liftbuddy-build.log | grep -E "error|warning: |Compiling|Build" | tail -5
+  local status=${PIPESTATUS[0]}
+  if grep -E "^/.*(Sources|Tests)/.*warning: " /tmp/liftbuddy-build.log | grep -v "/.build" | head -5 | grep -q .; then
+    echo "warnings in the project's own code:"
+    grep -E "^/.*(Sources|Tests)/.*warning: " /tmp/liftbuddy-build.log | grep -v "/.build" | sort -u | head -20
+    return 1
+  fi
+  return "$status"
+}
+step "swift build (no warnings)" build_all
+step "swift test" swift test
+
+# 2. The contract: our copy matches ../shared when it is there.
+contract() {
+  local shared=../shared/contract
+  if [ -d "$shared" ]; then
+    cmp docs/contract/lift-report.schema.json "$shared/lift-report.schema.json" &&
+      cmp docs/contract/stream-format.md "$shared/stream-format.md" &&
+      echo "docs/contract matches $shared"
+  else
+    echo "no $shared beside the project: nothing to compare"
+  fi
+}
+step "contract copy matches" contract
+
+# 3. Every report analyze prints for the samples is valid against the schema,
+#    and the samples meet the accuracy targets.
+reports() {
+  local b
+  b="$(bin_dir)"
+  for f in SampleStreams/*.lbs; do "$b/liftbuddy" analyze "$f" || return 1; done >/tmp/liftbuddy-sample-reports.jsonl
+  /usr/bin/python3 scripts/validate-reports.py docs/contract/lift-report.schema.json /tmp/liftbuddy-sample-reports.jsonl
+}
+step "reports valid against the schema" reports
+step "accuracy targets on SampleStreams" bash -c "\"$(bin_dir)/liftbuddy\" evaluate --check SampleStreams/*.lbs | tail -4"
+
+# 4. The firmware: Uno image within flash/RAM, host tests, firmware in the loop.
+step "firmware build (Uno)" make -C Firmware
+step "firmware host tests" make -C Firmware test
+step "firmware in the loop (simavr)" env LIFTBUDDY="$(bin_dir)/liftbuddy" HIL_STRICT=1 scripts/firmware-hil.sh
+
+# 5. Fuzzing: the committed corpus replayed by the plain build, then a short
+#    libFuzzer smoke with AddressSanitizer (long runs: scripts/fuzz.sh).
+step "fuzz corpus replay" "$(bin_dir)/liftbuddy-fuzz" Tests/FuzzCorpus/core
+if [ "${FUZZ_SECONDS:-45}" != 0 ]; then
+  step "fuzz smoke (core)" scripts/fuzz.sh "${FUZZ_SECONDS:-45}" core
+  step "fuzz smoke (command)" scripts/fuzz.sh "${FUZZ_SECONDS:-45}" command
+fi
+
+echo
+if [ "$failed" -gt 0 ]; then printf 'failed: %s\n' "${failures[@]}"; fi
+echo "checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
