@@ -4,8 +4,8 @@ import LiftBuddyDaemon
 /// A synthetic clip stream: the bar still at 140 cm, then sets of squat
 /// reps (a 50 cm cosine down-and-up in 2.4 s), sonar and IMU lines at 40 Hz
 /// each. Clean enough that any working analyzer counts every rep.
-struct SquatStream {
-  struct Row {
+struct SquatStream: Sendable {
+  struct Row: Sendable {
     var t: Double
     var line: String
   }
@@ -57,7 +57,7 @@ struct SquatStream {
 
 /// Writes a stream's lines into a pseudo-terminal at their recorded pace,
 /// as a clip on a USB cable would.
-struct PacedWriter {
+struct PacedWriter: Sendable {
   let pty: PseudoTerminal
 
   /// Writes `rows` starting now; returns when the last one is written or

@@ -1,0 +1,84 @@
+import Foundation
+import LiftBuddyDaemon
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Guards against busy loops and unbounded memory, on the real process.
+/// The bounds are loose (debug builds, two shared cores); the measured
+/// figures are in docs/daemon.md.
+extension DaemonProcessTests {
+  /// utime + stime of a process, in seconds.
+  static func cpuSeconds(_ pid: pid_t) -> Double? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+      return nil
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// A field of /proc/PID/status, in kB.
+  static func statusKB(_ pid: pid_t, _ field: String) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+      return nil
+    }
+    let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+    return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+  }
+
+  @Test func stillBarAt40HzCostsAlmostNoCPU() async throws {
+    let rig = try LiveRig()
+    #expect(await waitUntil(timeout: 5) { rig.connectedCount() == 1 })
+    var stream = SquatStream()
+    stream.still(12)
+    let pty = rig.pty
+    let rows = stream.rows
+    let writer = Task { await PacedWriter(pty: pty).play(rows[...]) }
+    try await Task.sleep(for: .seconds(1.5))
+    let before = try #require(Self.cpuSeconds(rig.daemon.pid))
+    let start = ContinuousClock.now
+    try await Task.sleep(for: .seconds(10))
+    let after = try #require(Self.cpuSeconds(rig.daemon.pid))
+    let elapsed = ContinuousClock.now - start
+    writer.cancel()
+    let share =
+      (after - before)
+      / (Double(elapsed.components.seconds) + 1e-18 * Double(elapsed.components.attoseconds))
+    // Measured about 0.5 % (release) and 0.7 % (debug) of one core.
+    #expect(share < 0.03, "CPU \(share * 100) % of one core")
+    rig.daemon.signal(SIGTERM)
+    #expect(await rig.daemon.wait(timeout: 2) == 0)
+  }
+
+  @Test func memoryStaysFlatOverHoursOfReplay() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    for _ in 0..<5 {
+      stream.still(100)
+      stream.reps(5)
+    }
+    try stream.write(to: dir.file("loop.lbs"))
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("loop.lbs"))", "--speed", "max", "--loop", "--output-dir",
+        dir.file("lifts"), "--socket", dir.file("d.sock"), "--log-level", "warning",
+      ], in: dir, name: "liftbuddyd")
+    try await Task.sleep(for: .seconds(3))
+    let early = try #require(Self.statusKB(daemon.pid, "VmRSS"))
+    let cpuEarly = try #require(Self.cpuSeconds(daemon.pid))
+    try await Task.sleep(for: .seconds(8))
+    let late = try #require(Self.statusKB(daemon.pid, "VmRSS"))
+    let cpuLate = try #require(Self.cpuSeconds(daemon.pid))
+    #expect(cpuLate - cpuEarly > 2, "the replay was running")
+    #expect(jsonFiles(in: dir.file("lifts")).count > 20, "several loops went by")
+    #expect(late - early < 3 * 1024, "RSS grew from \(early) kB to \(late) kB")
+    daemon.signal(SIGTERM)
+    #expect(await daemon.wait(timeout: 2) == 0)
+  }
+}
