@@ -460,6 +460,26 @@ struct SocketFileTests {
     await s.stop()
   }
 
+  /// Needs a group other than the test's own to prove the chown happened.
+  static let otherGroup: (name: String, gid: gid_t)? = ["daemon", "nogroup"].lazy.compactMap {
+    name -> (name: String, gid: gid_t)? in
+    guard let entry = getgrnam(name), entry.pointee.gr_gid != getegid() else { return nil }
+    return (name, entry.pointee.gr_gid)
+  }.first
+
+  @Test(
+    .enabled(
+      if: otherGroup != nil && geteuid() == 0, "needs root and a group named daemon or nogroup"))
+  func groupIsApplied() async throws {
+    let group = try #require(Self.otherGroup)
+    let s = try await SocketServerUnderTest.start { $0.group = group.name }
+    var info = stat()
+    #expect(lstat(s.path, &info) == 0)
+    #expect(info.st_gid == group.gid)
+    #expect(info.st_mode & 0o777 == 0o660)
+    await s.stop()
+  }
+
   @Test func unknownGroupIsAnErrorAndLeavesNoSocketBehind() async throws {
     let path = SocketTest.temporaryPath()
     await #expect(throws: SocketServerError.unknownGroup("no-such-group-lb")) {
