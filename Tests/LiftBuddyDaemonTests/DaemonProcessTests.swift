@@ -87,7 +87,8 @@ import Testing
     rig.pty.close()
     #expect(
       await waitUntil(timeout: 3) { jsonFiles(in: rig.out).count == 1 }, "\(rig.daemon.stderr)")
-    #expect(rig.daemon.stderr.contains(": disconnected ("))
+    // The set's report goes out first, then the status.
+    #expect(await waitUntil(timeout: 2) { rig.daemon.stderr.contains(": disconnected (") })
     let firstReport = try reportObject(try #require(jsonFiles(in: rig.out).first))
     #expect(repCount(firstReport) == 2)
     #expect(rig.daemon.isRunning)
