@@ -53,3 +53,32 @@ extension DaemonProcessTests {
     #expect(reports[1]["load_kg"] as? Double == 140)
   }
 }
+
+extension DaemonProcessTests {
+  /// Ctrl-C in a terminal: the same graceful path as SIGTERM.
+  @Test func sigintMidSetDuringAPacedReplayWritesTheReportAndExitsZero() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(1)
+    stream.reps(2)
+    stream.still(30)
+    try stream.write(to: dir.file("s.lbs"))
+    let out = dir.file("lifts")
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("s.lbs"))", "--speed", "2", "--output-dir", out, "--socket",
+        dir.file("d.sock"),
+      ], in: dir, name: "liftbuddyd")
+    #expect(await waitUntil(timeout: 8) { daemon.stderr.contains("rep 2:") }, "\(daemon.stderr)")
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(jsonFiles(in: out).isEmpty)
+    let start = ContinuousClock.now
+    daemon.signal(SIGINT)
+    #expect(await daemon.wait(timeout: 2) == 0, "\(daemon.stderr)")
+    #expect(ContinuousClock.now - start < .seconds(2))
+    let files = jsonFiles(in: out)
+    try #require(files.count == 1)
+    #expect(repCount(try reportObject(files[0])) == 2)
+  }
+}
