@@ -47,7 +47,7 @@ final class NotifyReceiver {
 }
 
 extension DaemonProcessTests {
-  @Test func tellsSystemdReadyStatusWatchdogAndStopping() async throws {
+  @Test func tellsSystemdReadyStatusWatchdogReloadingAndStopping() async throws {
     let dir = ScratchDirectory()
     var stream = SquatStream()
     stream.still(30)
@@ -73,6 +73,11 @@ extension DaemonProcessTests {
         $0.hasPrefix("STATUS=replay:still.lbs: connected")
           || $0.hasPrefix("STATUS=replay:still.lbs: starting")
       })
+    daemon.signal(SIGHUP)
+    let reload = receiver.receive(for: 1).filter { $0 != "WATCHDOG=1" }
+    let reloading = try #require(
+      reload.firstIndex { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }, "\(reload)")
+    #expect(reload[(reloading + 1)...].contains { $0.hasPrefix("READY=1") }, "\(reload)")
     daemon.signal(SIGTERM)
     let last = receiver.receive(for: 1.5)
     #expect(last.contains { $0.contains("STOPPING=1") }, "\(last)")

@@ -1,5 +1,9 @@
 import CSystemd
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// sd_notify(3) for the service manager: READY=1, STATUS=…, STOPPING=1 and
 /// WATCHDOG=1. Every call is a no-op when the daemon does not run under
 /// systemd (no `$NOTIFY_SOCKET`).
@@ -9,7 +13,14 @@ public struct SystemdNotifier: Sendable {
   public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
   public func status(_ text: String) { send("STATUS=\(text)") }
   public func stopping(status: String) { send("STOPPING=1\nSTATUS=\(status)") }
-  public func reloading(status: String) { send("RELOADING=1\nSTATUS=\(status)") }
+  /// sd_notify(3): RELOADING=1 goes with the CLOCK_MONOTONIC time at which
+  /// the reload started.
+  public func reloading(status: String) {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    let usec = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+    send("RELOADING=1\nMONOTONIC_USEC=\(usec)\nSTATUS=\(status)")
+  }
   public func reloaded(status: String) { send("READY=1\nSTATUS=\(status)") }
   public func watchdog() { send("WATCHDOG=1") }
 
