@@ -68,11 +68,14 @@ extension DaemonProcessTests {
       Binaries.liftbuddyd,
       [
         "--source", "replay:\(dir.file("s.lbs"))", "--speed", "2", "--output-dir", out, "--socket",
-        dir.file("d.sock"),
+        dir.file("d.sock"), "--record", dir.file("rec.lbs"),
       ], in: dir, name: "liftbuddyd")
     #expect(await waitUntil(timeout: 8) { daemon.stderr.contains("rep 2:") }, "\(daemon.stderr)")
-    try await Task.sleep(for: .milliseconds(300))
+    try await Task.sleep(for: .milliseconds(700))
     #expect(jsonFiles(in: out).isEmpty)
+    // The recording is written as it goes (flushed every half second).
+    let partial = try String(contentsOfFile: dir.file("rec.lbs"), encoding: .utf8)
+    #expect(partial.split(separator: "\n").count > 400)
     let start = ContinuousClock.now
     daemon.signal(SIGINT)
     #expect(await daemon.wait(timeout: 2) == 0, "\(daemon.stderr)")

@@ -82,20 +82,19 @@ public actor Pipeline: DaemonControl {
     }
     await publish(.status(status))
     let stream = source.events(clock: clock)
-    var ticker: Task<Void, Never>?
-    if case .live = source.hints.timing {
-      let interval = options.tick
-      ticker = Task { [weak self] in
-        while !Task.isCancelled {
-          try? await Task.sleep(for: interval)
-          await self?.tick()
-        }
+    // Ticks advance a live source's clock and flush the recorder (for any
+    // source, so that a paced replay's recording is written as it goes).
+    let interval = options.tick
+    let ticker = Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: interval)
+        await self?.tick()
       }
     }
     for await event in stream {
       await handle(event)
     }
-    ticker?.cancel()
+    ticker.cancel()
     await finish()
   }
 
@@ -183,6 +182,8 @@ public actor Pipeline: DaemonControl {
   /// Live sources: lets source time pass when the clip is quiet.
   func tick() async {
     guard !finished else { return }
+    recorder?.flush()
+    guard case .live = source.hints.timing else { return }
     // A little behind the clock, so that a chunk stamped just before the
     // tick but handled after it is not pushed later than it arrived.
     let t = clock.now() - 0.25
@@ -191,7 +192,6 @@ public actor Pipeline: DaemonControl {
       analyzer.advance(to: t, into: &events)
       await deliver()
     }
-    recorder?.flush()
   }
 
   private func sampleIfDue() async {
