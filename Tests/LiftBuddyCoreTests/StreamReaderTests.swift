@@ -192,6 +192,14 @@ private let contractExample = """
     }
   }
 
+  @Test func rejectsTimesBeyondTheBound() {
+    // 10^16 s once reached the report's date arithmetic and trapped there.
+    #expect(
+      read("10000000000 s:1\n10000000000.001 s:2\n9999998446240000 s:3\n") == [
+        .header(StreamHeader()), .line(1e10, "s:1"), .rejected(.badRow), .rejected(.badRow),
+      ])
+  }
+
   @Test func passesTheLineExactlyAsWritten() {
     // One space separates; anything after it, spaces included, is the line.
     #expect(

@@ -20,8 +20,8 @@ public enum StreamRow {
 ///   `# liftbuddy-stream <n>` the format marker; later comments are skipped.
 /// - A row starting with a digit, `+`, `-` or `.` can only mean to be timed,
 ///   since every protocol line starts with a letter: unless it is a valid
-///   non-negative decimal time, one space, then the line, it is
-///   `.rejected(.badRow)` (`0.0x s:52`, `12`, `-1 s:52`).
+///   non-negative decimal time up to `maxTimeS`, one space, then the line,
+///   it is `.rejected(.badRow)` (`0.0x s:52`, `12`, `-1 s:52`).
 /// - Any other row is a bare line and is passed on unparsed, even if it is
 ///   garbage or empty, so that the analyzer's parser counts it exactly once;
 ///   only blank rows before the first data row are skipped, as layout of
@@ -53,6 +53,13 @@ public struct StreamReader: Sendable {
   private var bareOriginTaken = false
   /// Bare `s:` rows since `bareOrigin`.
   private var bareSonarRows = 0
+
+  /// The latest row time taken seriously, in seconds: a recording's own
+  /// clock has not run for 317 years. Without a bound, a time of 10^16 s
+  /// would reach the report's date arithmetic (milliseconds in an `Int64`)
+  /// and trap there, as fuzzing found; up to the bound a `Double` still
+  /// resolves microseconds.
+  public static let maxTimeS = 1e10
 
   /// The UTF-8 byte order mark some editors put at the start of a text file.
   private static let byteOrderMark: (UInt8, UInt8, UInt8) = (0xEF, 0xBB, 0xBF)
@@ -124,7 +131,7 @@ public struct StreamReader: Sendable {
     // The time is read where it stands; the byte it stops at must be the
     // separating space.
     let (time, space) = DecimalNumber.scan(row, from: 0, sign: .forbidden)
-    guard let t = time, t.isFinite, space < row.count, row[space] == ASCII.space else {
+    guard let t = time, t <= Self.maxTimeS, space < row.count, row[space] == ASCII.space else {
       body(.rejected(.badRow))
       return
     }
