@@ -14,6 +14,14 @@ public struct SetStarted: Equatable, Sendable {
   public var startS: Double
   public var exercise: String?
   public var loadKg: Double?
+
+  public init(setID: String, setNumber: Int, startS: Double, exercise: String?, loadKg: Double?) {
+    self.setID = setID
+    self.setNumber = setNumber
+    self.startS = startS
+    self.exercise = exercise
+    self.loadKg = loadKg
+  }
 }
 
 public struct RepEvent: Equatable, Sendable {
@@ -25,6 +33,18 @@ public struct RepEvent: Equatable, Sendable {
   /// Velocity loss so far in the set (fastest rep's mean velocity to this
   /// rep's), in percent; nil for the first rep.
   public var velocityLossPct: Double?
+
+  public init(
+    setID: String, setNumber: Int, exercise: String?, loadKg: Double?, rep: RepReport,
+    velocityLossPct: Double?
+  ) {
+    self.setID = setID
+    self.setNumber = setNumber
+    self.exercise = exercise
+    self.loadKg = loadKg
+    self.rep = rep
+    self.velocityLossPct = velocityLossPct
+  }
 }
 
 /// The latest smoothed state, for live plots (the daemon's `sample` class).
