@@ -63,3 +63,23 @@ import Testing
     #expect(RFC3339Timestamp.unixSeconds(s) == 1_700_000_000.25)
   }
 }
+
+@Suite struct RFC3339FormatterLimitTests {
+  @Test func absurdTimesAreClampedNotTrapped() {
+    #expect(RFC3339Formatter.string(unixSeconds: 1e16) == "9999-12-31T23:59:59.999Z")
+    #expect(RFC3339Formatter.string(unixSeconds: -1e16) == "0000-01-01T00:00:00.000Z")
+    #expect(RFC3339Formatter.string(unixSeconds: .infinity) == "9999-12-31T23:59:59.999Z")
+    #expect(RFC3339Formatter.string(unixSeconds: .nan) == "1970-01-01T00:00:00.000Z")
+  }
+
+  @Test func analyzerSurvivesAbsurdTimes() {
+    var analyzer = Analyzer(session: SessionInfo(source: "t", wallClockOrigin: 1e300))
+    var events: [AnalyzerEvent] = []
+    let lift = SyntheticLift.squat(reps: 2)
+    for (t, line) in lift.lines(rateHz: 20) {
+      analyzer.ingest(line: line, at: t + 1e9, into: &events)
+    }
+    analyzer.finish(into: &events)
+    #expect(events.reports.first?.startedAt == "9999-12-31T23:59:59.999Z")
+  }
+}

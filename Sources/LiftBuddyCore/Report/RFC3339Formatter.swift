@@ -3,8 +3,16 @@
 /// By hand, beside the parser in `RFC3339Timestamp`, so the report's bytes
 /// depend on nothing but arithmetic (no locale, no calendar database).
 enum RFC3339Formatter {
+  /// RFC 3339 covers years 0000–9999; times outside (only reachable through
+  /// absurd input: a row time of 1e16 s) are clamped to its ends instead of
+  /// overflowing the arithmetic below.
+  static let representable = -62_167_219_200.0...253_402_300_799.999
+
   static func string(unixSeconds: Double) -> String {
-    let millisTotal = Int64((unixSeconds * 1000).rounded())
+    let clamped =
+      unixSeconds.isNaN
+      ? 0 : min(max(unixSeconds, representable.lowerBound), representable.upperBound)
+    let millisTotal = Int64((clamped * 1000).rounded())
     var days = millisTotal >= 0 ? millisTotal / 86_400_000 : (millisTotal - 86_399_999) / 86_400_000
     let msOfDay = millisTotal - days * 86_400_000
     let (y, m, d) = civil(fromDays: &days)
