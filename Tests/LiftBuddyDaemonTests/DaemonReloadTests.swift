@@ -85,3 +85,33 @@ extension DaemonProcessTests {
     #expect(repCount(try reportObject(files[0])) == 2)
   }
 }
+
+extension DaemonProcessTests {
+  /// /dev/full fails every write with ENOSPC, as a full disk does.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+  func recordingToAFullDiskIsLoggedWhileReportsGoOn() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(1)
+    stream.reps(2)
+    stream.still(30)
+    try stream.write(to: dir.file("s.lbs"))
+    try "set_rest_s = 3\n".write(toFile: dir.file("d.conf"), atomically: true, encoding: .utf8)
+    let out = dir.file("lifts")
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("s.lbs"))", "--speed", "4", "--config", dir.file("d.conf"),
+        "--output-dir", out, "--socket", dir.file("d.sock"), "--record", "/dev/full",
+      ], in: dir, name: "liftbuddyd")
+    #expect(
+      await waitUntil(timeout: 3) {
+        daemon.stderr.contains("<3>liftbuddyd: cannot write the recording /dev/full")
+      },
+      "\(daemon.stderr)")
+    #expect(await waitUntil(timeout: 6) { jsonFiles(in: out).count == 1 }, "\(daemon.stderr)")
+    #expect(daemon.isRunning)
+    daemon.signal(SIGTERM)
+    #expect(await daemon.wait(timeout: 2) == 0)
+  }
+}

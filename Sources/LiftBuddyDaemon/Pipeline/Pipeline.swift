@@ -42,6 +42,7 @@ public actor Pipeline: DaemonControl {
   private var lastSampleT = -Double.infinity
   private var events: [AnalyzerEvent] = []
   private var finished = false
+  private var recorderFailing = false
 
   public init(
     source: any ClipSource, configuration: AnalyzerConfiguration = .init(), exercise: Exercise?,
@@ -182,7 +183,7 @@ public actor Pipeline: DaemonControl {
   /// Live sources: lets source time pass when the clip is quiet.
   func tick() async {
     guard !finished else { return }
-    recorder?.flush()
+    flushRecorder()
     guard case .live = source.hints.timing else { return }
     // A little behind the clock, so that a chunk stamped just before the
     // tick but handled after it is not pushed later than it arrived.
@@ -191,6 +192,24 @@ public actor Pipeline: DaemonControl {
       lastT = t
       analyzer.advance(to: t, into: &events)
       await deliver()
+    }
+  }
+
+  /// Flushes the recording; says so once when writing starts failing (a
+  /// full disk) and once when it works again.
+  private func flushRecorder() {
+    guard let recorder else { return }
+    recorder.flush()
+    let failing = recorder.lastError != nil
+    if failing != recorderFailing {
+      recorderFailing = failing
+      if let error = recorder.lastError {
+        logger.error(
+          "cannot write the recording \(options.recordPath ?? ""): \(error); rows are kept briefly and retried"
+        )
+      } else {
+        logger.notice("the recording \(options.recordPath ?? "") is being written again")
+      }
     }
   }
 
