@@ -106,7 +106,9 @@ public struct Analyzer: Sendable {
       if let newest = out.last { arrivalLag = max(0, t - newest.t) }
       despike(out, into: &events)
       scratchClock = out
-      checkRest(now: t, into: &events)
+      // Judge the rest on what the signal has shown so far: the despiker
+      // looks ahead, so the newest line is a little ahead of it.
+      checkRest(now: lastHeight?.t ?? t, into: &events)
     }
   }
 
@@ -264,8 +266,9 @@ public struct Analyzer: Sendable {
       }
       return
     }
-    // A rise under way that started after the last rep belongs to this set.
-    if let from = segmenter.risingFrom, from.t > lastEnd, now - from.t < configuration.setRestS {
+    // The bar turned since the last rep (the next descent, or the next
+    // rise): someone is still lifting, the set goes on.
+    if let turn = segmenter.lastTurnT, turn > lastEnd, now - turn < configuration.setRestS {
       return
     }
     endSet(into: &events)

@@ -90,6 +90,20 @@ import Testing
     #expect(analyze(lift.lines(rateHz: 20), configuration: long).reports.map(\.reps.count) == [5])
   }
 
+  @Test func aRestShorterThanTheRepCycleStillKeepsTheSet() {
+    // Reps every 2.4 s (0.8 s down, 0.8 s up, 0.8 s at the top), rest 3 s:
+    // the next descent starts well within the rest, so one set of 3.
+    var phases: [SyntheticLift.Phase] = []
+    for _ in 0..<3 {
+      phases += [.init(duration: 0.8, deltaCm: -50), .init(duration: 0.8, deltaCm: 50)]
+      phases.append(.init(duration: 0.8, deltaCm: 0))
+    }
+    let lift = SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
+    var config = AnalyzerConfiguration()
+    config.setRestS = 3
+    #expect(analyze(lift.lines(rateHz: 20), configuration: config).reports.map(\.reps.count) == [3])
+  }
+
   @Test func quietSourceEndsTheSetAfterTheRest() {
     let lift = SyntheticLift.squat(reps: 2, top: 0.5)
     var analyzer = Analyzer(session: SessionInfo(source: "test", exercise: .squat))

@@ -51,6 +51,10 @@ struct RepSegmenter: Sendable {
   /// The bottom of the rise in progress, if the bar is rising.
   var risingFrom: TimedHeight? { direction == .rising ? valley : nil }
 
+  /// When the bar last turned (a top or a bottom confirmed): the last sign
+  /// that someone is moving it.
+  private(set) var lastTurnT: Double? = nil
+
   mutating func push(_ p: TimedHeight) -> Rise? {
     switch direction {
     case .unknown:
@@ -75,6 +79,7 @@ struct RepSegmenter: Sendable {
       if p.cm < top.cm - Self.hysteresisCm {
         let rise = reported ? nil : qualifying(top)
         lastPeak = top
+        lastTurnT = top.t
         direction = .falling
         extremum = p
         return rise
@@ -91,6 +96,7 @@ struct RepSegmenter: Sendable {
       } else if p.cm > bottom.cm + Self.hysteresisCm {
         peakBeforeValley = lastPeak
         valley = bottom
+        lastTurnT = bottom.t
         startRising(at: p)
       }
       return nil
