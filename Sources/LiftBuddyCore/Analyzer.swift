@@ -30,6 +30,9 @@ public struct Analyzer: Sendable {
   static let maxRepBufferS = 30.0
   /// Silence longer than this is not bridged by the smoother.
   static let maxBridgeS = 1.0
+  /// A live source silent this long has stopped rather than stalled (BLE
+  /// stalls last up to about half a second): what is held back is released.
+  static let quietS = 1.0
   /// Concentric phases shorter than this, or faster on average, are not a
   /// barbell moved by a person (a knock on the clip, a dropped bar).
   static let minConcentricS = 0.15
@@ -127,7 +130,9 @@ public struct Analyzer: Sendable {
   /// Time passes with no line (a live source that went quiet): releases
   /// held samples and may end a set after its rest.
   public mutating func advance(to t: Double, into events: inout [AnalyzerEvent]) {
-    if let latest = clock.latestTime, t - latest > clock.period {
+    // Only a source that has been silent longer than any stall is flushed:
+    // flushing mid-stream would restart the despiker's windows.
+    if let latest = clock.latestTime, t - latest > Self.quietS {
       flushSignal(into: &events)
     }
     checkRest(now: t, into: &events)

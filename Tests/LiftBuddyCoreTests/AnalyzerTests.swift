@@ -199,3 +199,34 @@ import Testing
     }
   }
 }
+
+extension AnalyzerTests {
+  /// A live source that stalls: the daemon calls advance() twice a second
+  /// whatever the data does. Stalls shorter than a second change nothing:
+  /// the same arrivals give the same bytes with or without the ticks.
+  @Test func ticksDuringStallsChangeNothing() {
+    let lift = SyntheticLift.squat(reps: 3)
+    // Every 0.7 s of stream the "writer" stalls 0.3 s and catches up.
+    let arrivals = lift.lines(rateHz: 40).map { (t, line) -> (t: Double, line: String) in
+      let stalled = t.truncatingRemainder(dividingBy: 0.7) < 0.3
+      return (stalled ? (t / 0.7).rounded(.down) * 0.7 + 0.3 : t, line)
+    }
+    func run(ticks: Bool) -> [String] {
+      var analyzer = Analyzer(session: SessionInfo(source: "test", exercise: .squat))
+      var events: [AnalyzerEvent] = []
+      var nextTick = 0.5
+      for (t, line) in arrivals {
+        while ticks, nextTick < t {
+          analyzer.advance(to: nextTick, into: &events)
+          nextTick += 0.5
+        }
+        analyzer.ingest(line: line, at: t, into: &events)
+      }
+      analyzer.finish(into: &events)
+      return events.reports.map { $0.jsonLine() }
+    }
+    let withTicks = run(ticks: true)
+    #expect(withTicks.count == 1)
+    #expect(withTicks == run(ticks: false))
+  }
+}

@@ -20,14 +20,14 @@ extension DaemonProcessTests {
       Binaries.liftbuddy,
       [
         "record", "--source", "serial:\(pty.slavePath)", "--output", dir.file("rec.lbs"),
-        "--duration", "9",
+        "--duration", "16",
         "--exercise", "squat", "--load", "80",
       ], in: dir, name: "record")
     #expect(
       await waitUntil(timeout: 5) { recorder.stdout.contains("status: connected") },
       "\(recorder.stderr)")
     await PacedWriter(pty: pty).play(stream.rows[...])
-    #expect(await recorder.wait(timeout: 6) == 0, "\(recorder.stderr)")
+    #expect(await recorder.wait(timeout: 14) == 0, "\(recorder.stderr)")
     #expect(recorder.stdout.contains("rep 2"), "\(recorder.stdout)")
     let text = try String(contentsOfFile: dir.file("rec.lbs"), encoding: .utf8)
     let lines = text.split(separator: "\n")
