@@ -248,7 +248,7 @@ public struct Analyzer: Sendable {
       rep.meanVelocityMps <= Self.maxMeanVelocityMps,
       rep.romCm >= segmenter.minRiseCm * 0.75
     else { return }
-    if let previousEnd = sets.lastConcentricEndS, rep.concentricStartS < previousEnd { return }
+    if let previousEnd = sets.lastRepEndS, rep.concentricStartS < previousEnd { return }
 
     events.append(
       contentsOf: sets.add(

@@ -11,16 +11,15 @@ struct SetTracker: Sendable {
     var loadKg: Double?
     var startS: Double
     var reps: [RepAnalysis] = []
-    var lastRepEndS: Double
   }
 
   private(set) var open: OpenSet? = nil
   private(set) var setsStarted = 0
 
   var repsInSet: Int { open?.reps.count ?? 0 }
-  var lastRepEndS: Double? { open?.lastRepEndS }
+  /// When the set's last rep locked out.
+  var lastRepEndS: Double? { open?.reps.last?.report.concentricEndS }
   var maxRomInSetCm: Double { open?.reps.map(\.report.romCm).max() ?? 0 }
-  var lastConcentricEndS: Double? { open?.reps.last?.report.concentricEndS }
 
   /// Adds a measured rep, opening a set if none is open. Returns the events
   /// to publish (a set start, then the rep).
@@ -34,7 +33,7 @@ struct SetTracker: Sendable {
       let id = Self.id(session: session, startS: startS, number: setsStarted)
       open = OpenSet(
         number: setsStarted, id: id, exercise: session.exercise, loadKg: session.loadKg,
-        startS: startS, lastRepEndS: rep.report.concentricEndS)
+        startS: startS)
       events.append(
         .setStarted(
           SetStarted(
@@ -42,7 +41,6 @@ struct SetTracker: Sendable {
             exercise: session.exercise?.rawValue, loadKg: session.loadKg)))
     }
     open!.reps.append(rep)
-    open!.lastRepEndS = rep.report.concentricEndS
     let set = open!
     events.append(
       .rep(
@@ -58,9 +56,9 @@ struct SetTracker: Sendable {
   mutating func close(session: SessionInfo, quality: QualityCounts) -> LiftReport? {
     guard let set = open else { return nil }
     open = nil
-    guard !set.reps.isEmpty else { return nil }
+    guard let last = set.reps.last else { return nil }
     let reps = set.reps.map(\.report)
-    let endS = set.lastRepEndS
+    let endS = last.report.concentricEndS
     return LiftReport(
       id: set.id, source: session.source, exercise: set.exercise?.rawValue, loadKg: set.loadKg,
       startedAt: RFC3339Formatter.string(unixSeconds: session.wallClockOrigin + set.startS),
