@@ -69,6 +69,28 @@ extension DaemonProcessTests {
     #expect(out.contains { $0 + "\n" == analyze.stdout })
   }
 
+  @Test func analyzeNamesAnUnreadableFileInOneLineAndGoesOn() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(2)
+    stream.reps(2)
+    stream.still(15)
+    try stream.write(to: dir.file("good.lbs"))
+    let analyze = try DaemonChild(
+      Binaries.liftbuddy,
+      ["analyze", dir.file("missing.lbs"), dir.path, dir.file("good.lbs")], in: dir,
+      name: "analyze")
+    #expect(await analyze.wait(timeout: 20) == 1)
+    let errors = analyze.stderr.split(separator: "\n")
+    #expect(errors.count == 2, "\(analyze.stderr)")
+    #expect(errors.first == "liftbuddy: \(dir.file("missing.lbs")): No such file or directory")
+    #expect(errors.last == "liftbuddy: \(dir.path): Is a directory")
+    // The readable file after them is still analysed.
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(analyze.stdout.utf8)) as? [String: Any])
+    #expect(repCount(report) == 2)
+  }
+
   @Test func replayToPtyFeedsTheDaemonLikeAClip() async throws {
     let dir = ScratchDirectory()
     var stream = SquatStream()
