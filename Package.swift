@@ -25,7 +25,8 @@ let package = Package(
     // The analysis core: pure, online, deterministic. No I/O, no clocks.
     .target(
       name: "LiftBuddyCore",
-      dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+      dependencies: [.product(name: "DequeModule", package: "swift-collections")],
+      exclude: ["README.md"]
     ),
     // Deterministic stream simulator with ground truth, and the scorer that
     // compares reports against truth.
