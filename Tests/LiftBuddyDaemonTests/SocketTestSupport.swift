@@ -89,6 +89,15 @@ final class SocketTestClient: @unchecked Sendable {
     return line
   }
 
+  /// The next line that satisfies `match`, skipping others; throws at the
+  /// end of the stream or when a read times out.
+  func line(where match: (String) -> Bool) throws -> String {
+    while true {
+      let next = try line()
+      if match(next) { return next }
+    }
+  }
+
   /// Every remaining line up to the end of the stream.
   func linesUntilEOF() throws -> [String] {
     var lines: [String] = []
