@@ -9,6 +9,36 @@ import Testing
 /// run the same analyzer over the same lines with the same session, so each
 /// JSON file is byte for byte one of analyze's report lines.
 extension DaemonProcessTests {
+  /// The same on recorded samples whose header declares a sonar rate other
+  /// than the default (15, 22 and 40 Hz): the daemon's analyzer must start
+  /// its clock from that rate too.
+  @Test(arguments: [
+    "bench_press-norack-serial-clean.lbs", "deadlift-ble-typical.lbs",
+    "squat-rackmoves-serial-dirty.lbs",
+  ])
+  func replayMatchesAnalyzeOnSamplesWithTheirOwnRate(_ name: String) async throws {
+    let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("SampleStreams/\(name)").path
+    let dir = ScratchDirectory()
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(sample)", "--speed", "max", "--output-dir", dir.file("lifts"),
+        "--socket", dir.file("d.sock"),
+      ], in: dir, name: "liftbuddyd")
+    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    let analyze = try DaemonChild(
+      Binaries.liftbuddy, ["analyze", sample], in: dir, name: "analyze")
+    #expect(await analyze.wait(timeout: 30) == 0, "\(analyze.stderr)")
+    let lines = analyze.stdout.split(separator: "\n").map { String($0) + "\n" }
+    let contents = try jsonFiles(in: dir.file("lifts")).map {
+      try String(contentsOfFile: $0, encoding: .utf8)
+    }
+    #expect(!lines.isEmpty)
+    #expect(Set(contents) == Set(lines))
+  }
+
   @Test func replayAtMaxSpeedWritesExactlyTheReportsAnalyzePrints() async throws {
     let dir = ScratchDirectory()
     var stream = SquatStream()

@@ -55,11 +55,13 @@ public actor Pipeline: DaemonControl {
       case .recorded(let origin): SourceClock(origin: .now, wallClockOrigin: origin)
       }
     self.clock = clock
-    self.analyzer = Analyzer(
+    var analyzer = Analyzer(
       configuration: configuration,
       session: SessionInfo(
         source: source.name, wallClockOrigin: clock.wallClockOrigin, exercise: exercise,
         loadKg: loadKg))
+    if let hz = source.hints.nominalRateHz { analyzer.setNominalRate(hz) }
+    self.analyzer = analyzer
     self.sinks = sinks
     self.options = options
     self.logger = logger

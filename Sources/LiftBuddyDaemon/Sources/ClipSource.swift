@@ -81,11 +81,18 @@ public struct SourceHints: Sendable, Equatable {
   public var timing: SourceTiming
   public var exercise: Exercise?
   public var loadKg: Double?
+  /// The sonar rate the source declares (a recording's `rate_hz`): the
+  /// analyzer's clock starts from it, exactly as `liftbuddy analyze` does.
+  public var nominalRateHz: Double?
 
-  public init(timing: SourceTiming, exercise: Exercise? = nil, loadKg: Double? = nil) {
+  public init(
+    timing: SourceTiming, exercise: Exercise? = nil, loadKg: Double? = nil,
+    nominalRateHz: Double? = nil
+  ) {
     self.timing = timing
     self.exercise = exercise
     self.loadKg = loadKg
+    self.nominalRateHz = nominalRateHz
   }
 }
 

@@ -33,10 +33,13 @@ public struct ReplaySource: ClipSource {
     self.name = "replay:" + (FilePath(path).lastComponent?.string ?? path)
     let header = try Self.readHeader(path: path, nominalRateHz: nominalRateHz)
     self.header = header
+    // The session a recording describes, from the same function
+    // `liftbuddy analyze` uses: one pipeline, byte-identical reports.
+    let session = RecordedStreamAnalysis.session(
+      for: header, sourceName: name, exercise: nil, loadKg: nil)
     self.hints = SourceHints(
-      timing: .recorded(wallClockOrigin: header.startedAtUnix ?? 0),
-      exercise: header.exercise.flatMap(Exercise.init(rawValue:)),
-      loadKg: header.loadKg)
+      timing: .recorded(wallClockOrigin: session.wallClockOrigin),
+      exercise: session.exercise, loadKg: session.loadKg, nominalRateHz: header.rateHz)
   }
 
   public func events(clock: SourceClock) -> AsyncStream<SourceEvent> {
