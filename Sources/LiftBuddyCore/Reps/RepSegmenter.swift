@@ -48,9 +48,6 @@ struct RepSegmenter: Sendable {
     self.minRiseCm = minRiseCm
   }
 
-  /// The bottom of the rise in progress, if the bar is rising.
-  var risingFrom: TimedHeight? { direction == .rising ? valley : nil }
-
   /// When the bar last turned (a top or a bottom confirmed): the last sign
   /// that someone is moving it.
   private(set) var lastTurnT: Double? = nil
