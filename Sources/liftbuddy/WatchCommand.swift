@@ -11,8 +11,9 @@ struct WatchCommand: ParsableCommand {
     abstract: "Show reps and sets live from a running liftbuddyd.",
     discussion: """
       Connects to the daemon's socket (see docs/socket-protocol.md) and prints
-      each rep as it is confirmed and each finished set with its
-      recommendations. With --json, prints the daemon's objects as they come,
+      each rep at lockout (marked "?" while it is provisional; see the
+      protocol's "Reps, fast and final"), then as it is confirmed or
+      withdrawn, and each finished set with its recommendations. With --json, prints the daemon's objects as they come,
       one JSON object per line. Without --socket, tries
       \(SocketConfiguration.defaultPath), then ./liftbuddy.sock.
       """)
@@ -35,7 +36,7 @@ struct WatchCommand: ParsableCommand {
       Self.printError("liftbuddy watch: \(error)")
       throw ExitCode.failure
     }
-    var classes: [EventClass] = [.set, .rep, .lift, .status]
+    var classes: [EventClass] = [.set, .rep, .repProvisional, .repWithdrawn, .lift, .status]
     if samples { classes.append(.sample) }
     try client.send(line: ClientCommand.watch(enable: true, classes: classes).jsonLine())
 
@@ -88,6 +89,12 @@ private struct WatchPrinter {
     }
   }
 
+  private struct WithdrawnObject: Decodable {
+    var set: Int
+    var index: Int
+    var reason: String
+  }
+
   private struct LiftObject: Decodable { var report: LiftReport }
 
   private struct StatusObject: Decodable {
@@ -121,12 +128,22 @@ private struct WatchPrinter {
       guard let set = try? decoder.decode(SetObject.self, from: data) else { return nil }
       setNumbers[set.setID] = set.set
       return "Set \(set.set) started: \(Self.describe(exercise: set.exercise, loadKg: set.loadKg))"
-    case "rep":
+    case "rep", "rep_provisional":
       guard let rep = try? decoder.decode(RepObject.self, from: data) else { return nil }
       let r = rep.rep
       let loss = rep.velocityLossPct.map { "loss \(Self.fixed($0, 1)) %" } ?? "loss –"
-      return "set \(rep.set)  rep \(r.index)  mean \(Self.fixed(r.meanVelocityMps, 2)) m/s  "
+      let mark = envelope.class == "rep" ? " " : "?"
+      return "set \(rep.set)  rep \(r.index)\(mark) mean \(Self.fixed(r.meanVelocityMps, 2)) m/s  "
         + "peak \(Self.fixed(r.peakVelocityMps, 2)) m/s  ROM \(Self.fixed(r.romCm, 1)) cm  \(loss)"
+    case "rep_withdrawn":
+      guard let w = try? decoder.decode(WithdrawnObject.self, from: data) else { return nil }
+      let why =
+        switch w.reason {
+        case "one_way": "the bar did not come back"
+        case "outside_set": "outside the set's bottom and top"
+        default: w.reason
+        }
+      return "set \(w.set)  rep \(w.index)? withdrawn: \(why)"
     case "lift":
       guard let lift = try? decoder.decode(LiftObject.self, from: data) else { return nil }
       return summary(lift.report)

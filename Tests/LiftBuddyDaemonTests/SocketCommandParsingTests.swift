@@ -114,7 +114,10 @@ struct SocketCommandParsingTests {
     set.remove(.rep)
     set.insert(.lift)
     #expect(set.classes == [.lift, .status])
-    #expect(SubscriptionSet.all.classes == [.lift, .rep, .sample, .set, .status])
+    #expect(
+      SubscriptionSet.all.classes == [
+        .lift, .rep, .repProvisional, .repWithdrawn, .sample, .set, .status,
+      ])
     #expect(SubscriptionSet.none.classes.isEmpty)
   }
 

@@ -36,7 +36,7 @@ struct SocketServerTests {
       return try client.line()
     }
     #expect(
-      ack == #"{"class":"ack","classes":["lift","rep","sample","set","status"],"cmd":"watch"}"#)
+      ack == #"{"class":"ack","classes":["lift","rep","rep_provisional","rep_withdrawn","sample","set","status"],"cmd":"watch"}"#)
 
     s.server.publish(SocketFixtures.setStarted())
     s.server.publish(SocketFixtures.repEvent(1))
@@ -114,7 +114,7 @@ struct SocketServerTests {
     (#"{"cmd":"watch","classes":"rep"}"#, #"\"classes\" must be an array of class names"#),
     (
       #"{"cmd":"watch","classes":["rep","gps"]}"#,
-      #"unknown class \"gps\"; known: lift, rep, sample, set, status"#
+      #"unknown class \"gps\"; known: lift, rep, rep_provisional, rep_withdrawn, sample, set, status"#
     ),
     (#"{"cmd":"watch","clases":["rep"]}"#, #"unknown field \"clases\" for watch"#),
     (

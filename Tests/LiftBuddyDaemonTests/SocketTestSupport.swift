@@ -212,7 +212,7 @@ struct SocketServerUnderTest {
 
 /// Fixed events, so the bytes on the wire are known in advance.
 enum SocketFixtures {
-  static let versionLine = #"{"class":"version","proto_major":1,"proto_minor":0,"release":"0.1.0"}"#
+  static let versionLine = #"{"class":"version","proto_major":1,"proto_minor":1,"release":"0.1.0"}"#
 
   static let status = DaemonStatus(
     state: .connected, source: "replay:squat-5x100.lbs", message: nil,

@@ -34,6 +34,11 @@ public struct EventPrinter: EventSink {
     case .analyzer(.rep(let r)):
       return
         "set \(r.setNumber) rep \(r.rep.index): mean \(r.rep.meanVelocityMps) m/s, peak \(r.rep.peakVelocityMps) m/s, \(r.rep.romCm) cm"
+    case .analyzer(.provisionalRep(let r)):
+      return
+        "set \(r.setNumber) rep \(r.rep.index)?: mean \(r.rep.meanVelocityMps) m/s, peak \(r.rep.peakVelocityMps) m/s, \(r.rep.romCm) cm (provisional)"
+    case .analyzer(.repWithdrawn(let w)):
+      return "set \(w.setNumber) rep \(w.index) withdrawn (\(w.reason.rawValue))"
     case .analyzer(.lift(let report)):
       return report.jsonLine()
     case .status(let s):

@@ -17,6 +17,14 @@ public struct LogSink: EventSink {
       logger.info(
         "set \(r.setNumber) rep \(r.rep.index): \(r.rep.meanVelocityMps) m/s mean, \(r.rep.romCm) cm",
         metadata: ["id": "\(r.setID)"])
+    case .analyzer(.provisionalRep(let r)):
+      logger.debug(
+        "set \(r.setNumber) rep \(r.rep.index)? (provisional): \(r.rep.meanVelocityMps) m/s mean",
+        metadata: ["id": "\(r.setID)"])
+    case .analyzer(.repWithdrawn(let w)):
+      logger.info(
+        "set \(w.setNumber) rep \(w.index) withdrawn: \(w.reason.rawValue)",
+        metadata: ["id": "\(w.setID)"])
     case .analyzer(.lift(let report)):
       logger.info(
         "set ended with \(report.summary.repCount) reps", metadata: ["id": "\(report.id)"])

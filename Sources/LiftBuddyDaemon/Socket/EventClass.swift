@@ -2,6 +2,8 @@
 /// names, so a `classes` array in a `watch` command maps one to one.
 public enum EventClass: String, CaseIterable, Sendable, Comparable {
   case lift, rep, sample, set, status
+  case repProvisional = "rep_provisional"
+  case repWithdrawn = "rep_withdrawn"
 
   public static func < (a: EventClass, b: EventClass) -> Bool { a.rawValue < b.rawValue }
 
@@ -10,6 +12,8 @@ public enum EventClass: String, CaseIterable, Sendable, Comparable {
     switch event {
     case .analyzer(.setStarted): self = .set
     case .analyzer(.rep): self = .rep
+    case .analyzer(.provisionalRep): self = .repProvisional
+    case .analyzer(.repWithdrawn): self = .repWithdrawn
     case .analyzer(.lift): self = .lift
     case .status: self = .status
     case .sample: self = .sample

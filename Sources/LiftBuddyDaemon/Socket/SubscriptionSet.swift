@@ -27,6 +27,8 @@ public struct SubscriptionSet: Equatable, Sendable {
     case .sample: 4
     case .set: 8
     case .status: 16
+    case .repProvisional: 32
+    case .repWithdrawn: 64
     }
   }
 }

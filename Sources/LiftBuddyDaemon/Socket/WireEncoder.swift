@@ -10,14 +10,17 @@ import NIOCore
 /// object: no other key the server sends sorts before it.
 public enum WireEncoder {
   public static let protoMajor = 1
-  public static let protoMinor = 0
+  public static let protoMinor = 1
 
   /// The record for a published event; encoded once per publish and shared by
   /// every subscriber's channel.
   public static func event(_ event: DaemonEvent) -> ByteBuffer {
     switch event {
     case .analyzer(.setStarted(let set)): record(SetObject(set: set))
-    case .analyzer(.rep(let rep)): record(RepObject(event: rep))
+    case .analyzer(.rep(let rep)): record(RepObject(class: "rep", event: rep))
+    case .analyzer(.provisionalRep(let rep)):
+      record(RepObject(class: "rep_provisional", event: rep))
+    case .analyzer(.repWithdrawn(let w)): record(RepWithdrawnObject(withdrawal: w))
     case .analyzer(.lift(let report)): record(LiftObject(report: report))
     case .status(let status): self.status(status)
     case .sample(let state): record(SampleObject(state: state))

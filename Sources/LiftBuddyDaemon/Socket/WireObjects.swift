@@ -80,8 +80,10 @@ struct SetObject: Encodable {
   }
 }
 
+/// `rep` (final) and `rep_provisional` (told at lockout, may be withdrawn)
+/// have the same shape, so a client reads both with one decoder.
 struct RepObject: Encodable {
-  let `class` = "rep"
+  var `class`: String
   var event: RepEvent
 
   enum CodingKeys: String, CodingKey {
@@ -100,6 +102,25 @@ struct RepObject: Encodable {
     try c.encode(event.loadKg, forKey: .loadKg)
     try c.encode(event.rep, forKey: .rep)
     try c.encode(event.velocityLossPct, forKey: .velocityLossPct)
+  }
+}
+
+struct RepWithdrawnObject: Encodable {
+  let `class` = "rep_withdrawn"
+  var withdrawal: RepWithdrawal
+
+  enum CodingKeys: String, CodingKey {
+    case `class`, set, index, reason
+    case setID = "set_id"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(`class`, forKey: .class)
+    try c.encode(withdrawal.setID, forKey: .setID)
+    try c.encode(withdrawal.setNumber, forKey: .set)
+    try c.encode(withdrawal.index, forKey: .index)
+    try c.encode(withdrawal.reason.rawValue, forKey: .reason)
   }
 }
 
