@@ -6,10 +6,12 @@ import DequeModule
 /// with the same times always give the same events, byte for byte.
 ///
 /// Stages, each its own type: `LineParser` → `SampleClock` (sample times
-/// from arrival times) → `Despiker` → `MovingAverage` → `RepSegmenter`
-/// (online) → `RepMeasurer` (on the buffered samples of a confirmed rep) →
-/// `SetTracker` → `Coach`. Memory is bounded by the longest rep
-/// (`maxRepBufferS`) plus the set's reps, never by the session's length.
+/// from arrival times) → `Despiker` → `MovingAverage` → `TurnFinder`
+/// (online) → `RepMeasurer` (on the buffered samples of a rise, at its top)
+/// → `RepRules` (is it a rep: final, provisional, withdrawn) → `SetTracker`
+/// → `Coach`. Memory is bounded by the longest rep (`maxRepBufferS`) plus
+/// the set's reps (`SetTracker.maxRepsPerSet`), never by the session's
+/// length.
 public struct Analyzer: Sendable {
   /// Minimum concentric rise per exercise, in cm. Unracking, re-racking and
   /// walk-outs move the bar 3–8 cm; the shortest full-range lift, a bench
@@ -40,6 +42,12 @@ public struct Analyzer: Sendable {
   /// The slowest grinders take 3–5 s to lock out; a rise that takes longer
   /// is the bar being carried or drifting, not a rep.
   static let maxConcentricS = 8.0
+  /// The measured range may fall short of the smoothed rise a little (the
+  /// ends are fitted, not picked), but not by a quarter.
+  static let minRomShareOfRise = 0.75
+  /// A bottom this close after a gap in the readings may have been lower
+  /// (the bar turned while the sonar was silent).
+  static let gapNearBottomS = 0.5
 
   public let configuration: AnalyzerConfiguration
   public private(set) var session: SessionInfo
@@ -50,16 +58,26 @@ public struct Analyzer: Sendable {
   private var pending = QualityCounts()  // since the last set report
   private var clock: SampleClock
   private var despiker = Despiker()
+  private var sonarRate = RateLimit.sonar
+  private var attitudeRate = RateLimit.attitude
   private var smoother: MovingAverage
-  private var segmenter: RepSegmenter
+  private var turns = TurnFinder()
+  private var turnScratch: [TurnFinder.Turn] = []
+  /// Smallest rise that may be a rep: the exercise's, raised within a set.
+  private var minRiseCm: Double
+  /// The rise last measured (its valley's time and its top), so a top told
+  /// again is measured again only if the bar went higher.
+  private var measuredRise: (valleyT: Double, topCm: Double)? = nil
+  /// The valley time of the last rise counted as a final rep.
+  private var countedRiseValleyT: Double? = nil
   private let measurer: RepMeasurer
   private var sets = SetTracker()
   private var heights: Deque<TimedHeight> = []
   private var attitude = AttitudeLog()
   private var lastHeight: TimedHeight? = nil
-  /// A confirmed rise waiting for the samples after its top that its
-  /// measurement needs (the centred fits look half a window ahead).
-  private var pendingRise: RepSegmenter.Rise? = nil
+  /// When readings last resumed after a gap: a bottom next to one was not
+  /// seen, so it proves nothing against a rep.
+  private var lastGapEndT: Double? = nil
   private var lastSmoothed: TimedHeight? = nil
   private var arrivalLag = 0.0
   private var spikesCounted = 0
@@ -71,8 +89,7 @@ public struct Analyzer: Sendable {
     self.session = session
     clock = SampleClock(nominalRateHz: configuration.nominalRateHz)
     smoother = MovingAverage(windowS: configuration.smoothingWindowS)
-    segmenter = RepSegmenter(
-      minRiseCm: configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise))
+    minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise)
     measurer = RepMeasurer(
       smoother: configuration.smoother,
       windowS: configuration.smoothingWindowS * RepMeasurer.measurementWindowFactor)
@@ -100,10 +117,18 @@ public struct Analyzer: Sendable {
     case .rejected:
       count(\.badLines)
     case .reading(.attitude(let pitch, let roll, _)):
+      guard attitudeRate.admit(at: t) else {
+        count(\.droppedLines)
+        return
+      }
       attitude.append(t: t - arrivalLag, pitch: pitch, roll: roll)
       live.pitchDeg = pitch
       live.rollDeg = roll
     case .reading(.sonar(let cm, let deviceMillis)):
+      guard sonarRate.admit(at: t) else {
+        count(\.droppedLines)
+        return
+      }
       var out = swapOut(&scratchClock)
       clock.push(arrival: t, cm: cm, deviceMillis: deviceMillis) { out.append($0) }
       if let newest = out.last { arrivalLag = max(0, t - newest.t) }
@@ -111,7 +136,7 @@ public struct Analyzer: Sendable {
       scratchClock = out
       // Judge the rest on what the signal has shown so far: the despiker
       // looks ahead, so the newest line is a little ahead of it.
-      checkRest(now: lastHeight?.t ?? t, into: &events)
+      checkRest(now: live.t, into: &events)
     }
   }
 
@@ -141,14 +166,14 @@ public struct Analyzer: Sendable {
   /// Ends the set in progress now (a command, a lost source, shutdown),
   /// emitting its report if it has at least one rep.
   public mutating func endSet(into events: inout [AnalyzerEvent]) {
-    measurePending(into: &events)
+    resolveProvisional(into: &events)
     if let report = sets.close(session: session, quality: pending) {
       events.append(.lift(report))
       pending = QualityCounts()
     }
     live.inSet = false
     live.repsInSet = 0
-    segmenter.minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise)
+    minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise)
   }
 
   /// Exercise and load for the next set (the one in progress keeps its own).
@@ -156,7 +181,7 @@ public struct Analyzer: Sendable {
     session.exercise = exercise
     session.loadKg = loadKg
     if sets.open == nil {
-      segmenter.minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(exercise)
+      minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(exercise)
     }
   }
 
@@ -164,8 +189,9 @@ public struct Analyzer: Sendable {
   /// at the last sample, and closes the set in progress.
   public mutating func finish(into events: inout [AnalyzerEvent]) {
     flushSignal(into: &events)
-    measurePending(into: &events)
-    if let rise = segmenter.flush() { measure(rise, into: &events) }
+    var found = swapOutTurns()
+    turns.flush { found.append($0) }
+    handle(found, now: live.t, into: &events)
     endSet(into: &events)
   }
 
@@ -205,12 +231,15 @@ public struct Analyzer: Sendable {
       let silence = s.t - previous.t
       if silence > SampleClock.lostSamplePeriods * clock.period {
         count(\.gaps)
+        lastGapEndT = s.t
       }
       if silence > Self.maxBridgeS { smoother.reset() }
     }
     lastHeight = s
     heights.append(s)
     while let first = heights.first, s.t - first.t > Self.maxRepBufferS { heights.removeFirst() }
+    // No measurement looks at tilt older than the heights it measures.
+    if let first = heights.first { attitude.trim(before: first.t - 1) }
 
     let smoothed = smoother.push(s)
     if let previous = lastSmoothed, smoothed.t > previous.t {
@@ -220,22 +249,39 @@ public struct Analyzer: Sendable {
     live.t = s.t
     live.heightCm = smoothed.cm
 
-    if let rise = segmenter.push(smoothed) {
-      measurePending(into: &events)
-      pendingRise = rise
-    }
-    if let rise = pendingRise, s.t >= rise.peak.t + measurer.settleS {
-      measurePending(into: &events)
-    }
+    var found = swapOutTurns()
+    turns.push(smoothed) { found.append($0) }
+    handle(found, now: s.t, into: &events)
   }
 
-  private mutating func measurePending(into events: inout [AnalyzerEvent]) {
-    guard let rise = pendingRise else { return }
-    pendingRise = nil
-    measure(rise, into: &events)
+  private mutating func handle(
+    _ found: [TurnFinder.Turn], now: Double, into events: inout [AnalyzerEvent]
+  ) {
+    for turn in found {
+      switch turn {
+      case .topHeld(let rise):
+        consider(rise, into: &events)
+      case .topLeft(let rise):
+        consider(rise, into: &events)
+        sets.markLeftTop(at: now)
+      case .bottom(let bottom, let rising):
+        checkReturn(to: bottom, leaving: rising, into: &events)
+      }
+    }
+    turnScratch = found
   }
 
-  private mutating func measure(_ rise: RepSegmenter.Rise, into events: inout [AnalyzerEvent]) {
+  /// A rise at its top: measured, then judged by `RepRules`.
+  private mutating func consider(_ rise: TurnFinder.Rise, into events: inout [AnalyzerEvent]) {
+    guard rise.peak.cm - rise.valley.cm >= minRiseCm, countedRiseValleyT != rise.valley.t else {
+      return
+    }
+    if let last = measuredRise, last.valleyT == rise.valley.t,
+      rise.peak.cm <= last.topCm + TurnFinder.stillToleranceCm
+    {
+      return
+    }
+    measuredRise = (rise.valley.t, rise.peak.cm)
     let from = (rise.previousPeak?.t ?? rise.valley.t) - 2 * configuration.smoothingWindowS - 1
     let samples = Array(heights.drop { $0.t < from })
     guard
@@ -246,34 +292,102 @@ public struct Analyzer: Sendable {
     let duration = rep.concentricEndS - rep.concentricStartS
     guard duration >= Self.minConcentricS, duration <= Self.maxConcentricS,
       rep.meanVelocityMps <= Self.maxMeanVelocityMps,
-      rep.romCm >= segmenter.minRiseCm * 0.75
+      rep.romCm >= minRiseCm * Self.minRomShareOfRise
     else { return }
     if let previousEnd = sets.lastRepEndS, rep.concentricStartS < previousEnd { return }
 
-    events.append(
-      contentsOf: sets.add(
-        measured.analysis, eccentricStartS: measured.eccentricStartS, session: session))
+    let ends = RepRules.Ends(bottomCm: rise.valley.cm, topCm: rise.peak.cm)
+    let cameDown = RepRules.cameDownFirst(
+      rise, concentricStartS: rep.concentricStartS, minRiseCm: minRiseCm)
+    if let band = sets.band {
+      guard RepRules.belongs(ends, toSet: band, cameDownFirst: cameDown) else { return }
+      if sets.repsInSet >= SetTracker.maxRepsPerSet { endSet(into: &events) }
+      count(measured, ends: ends, rise: rise, into: &events)
+      return
+    }
+    if let p = sets.provisional, p.riseValleyT != rise.valley.t {
+      // The second rep of the set the first one started: the same top, and
+      // the same bottom or a round trip from that top.
+      if RepRules.belongs(ends, toSet: p.ends, cameDownFirst: cameDown) {
+        sets.confirm(into: &events)
+        count(measured, ends: ends, rise: rise, into: &events)
+        return
+      }
+      sets.withdraw(.outsideSet, into: &events)
+    }
+    if RepRules.finalAtTop(exercise: session.exercise, cameDownFirst: cameDown) {
+      count(measured, ends: ends, rise: rise, into: &events)
+    } else if RepRules.mayStartSet(exercise: session.exercise, cameDownFirst: cameDown) {
+      sets.propose(
+        measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
+        cameDownFirst: cameDown, riseValleyT: rise.valley.t, session: session, into: &events)
+    }
+  }
+
+  /// The bar stopped at a bottom: a provisional first rep that rose from
+  /// there has made its round trip. One that did not come back is withdrawn
+  /// when the bar rises again from elsewhere (a pause on the way down, at
+  /// the knees or the shoulders, proves nothing), unless it may still be a
+  /// round trip the other way.
+  private mutating func checkReturn(
+    to bottom: TimedHeight, leaving: Bool, into events: inout [AnalyzerEvent]
+  ) {
+    guard let p = sets.provisional, bottom.t > p.analysis.report.concentricEndS else { return }
+    let held = (p.leftTopT ?? bottom.t) - p.analysis.report.concentricEndS
+    if RepRules.cameBackDown(p.ends, to: bottom.cm, heldTopS: held) {
+      countedRiseValleyT = p.riseValleyT
+      sets.confirm(into: &events)
+      afterCount(topT: p.analysis.report.concentricEndS)
+    } else if leaving, !(lastGapEndT.map { $0 >= bottom.t - Self.gapNearBottomS } ?? false),
+      !RepRules.mayBeRoundTripWithoutReturn(exercise: p.exercise, cameDownFirst: p.cameDownFirst)
+    {
+      sets.withdraw(.oneWay, into: &events)
+    }
+  }
+
+  /// At the end of a set a provisional rep is decided with what is known.
+  private mutating func resolveProvisional(into events: inout [AnalyzerEvent]) {
+    guard let p = sets.provisional else { return }
+    if RepRules.mayBeRoundTripWithoutReturn(exercise: p.exercise, cameDownFirst: p.cameDownFirst) {
+      countedRiseValleyT = p.riseValleyT
+      sets.confirm(into: &events)
+    } else {
+      sets.withdraw(.oneWay, into: &events)
+    }
+  }
+
+  private mutating func count(
+    _ measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise,
+    into events: inout [AnalyzerEvent]
+  ) {
+    countedRiseValleyT = rise.valley.t
+    sets.add(
+      measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS, session: session,
+      into: &events)
+    afterCount(topT: rise.peak.t)
+  }
+
+  private mutating func afterCount(topT: Double) {
     live.inSet = true
     live.repsInSet = sets.repsInSet
     let base = configuration.minRomCm ?? Self.defaultMinRiseCm(sets.open?.exercise)
-    segmenter.minRiseCm = max(base, Self.minRiseShareOfSet * sets.maxRomInSetCm)
-
+    minRiseCm = max(base, Self.minRiseShareOfSet * sets.maxRomInSetCm)
     // The next rep's descent starts at this top: older samples can go.
-    let keepFrom = rise.peak.t - 2 * configuration.smoothingWindowS - 1
+    let keepFrom = topT - 2 * configuration.smoothingWindowS - 1
     while let first = heights.first, first.t < keepFrom { heights.removeFirst() }
     attitude.trim(before: keepFrom)
   }
 
   private mutating func checkRest(now: Double, into events: inout [AnalyzerEvent]) {
-    guard let lastEnd = sets.lastRepEndS, now - lastEnd > configuration.setRestS else {
-      if sets.open == nil, let first = heights.first {
+    guard let lastEnd = sets.lastActivityEndS, now - lastEnd > configuration.setRestS else {
+      if sets.open == nil, sets.provisional == nil, let first = heights.first {
         attitude.trim(before: first.t)
       }
       return
     }
     // The bar turned since the last rep (the next descent, or the next
     // rise): someone is still lifting, the set goes on.
-    if let turn = segmenter.lastTurnT, turn > lastEnd, now - turn < configuration.setRestS {
+    if let turn = turns.lastTurnT, turn > lastEnd, now - turn < configuration.setRestS {
       return
     }
     endSet(into: &events)
@@ -282,6 +396,13 @@ public struct Analyzer: Sendable {
   private mutating func count(_ field: WritableKeyPath<QualityCounts, Int>) {
     totals[keyPath: field] += 1
     pending[keyPath: field] += 1
+  }
+
+  private mutating func swapOutTurns() -> [TurnFinder.Turn] {
+    var out: [TurnFinder.Turn] = []
+    swap(&out, &turnScratch)
+    out.removeAll(keepingCapacity: true)
+    return out
   }
 
   private func swapOut(_ buffer: inout [TimedHeight]) -> [TimedHeight] {

@@ -72,11 +72,11 @@ import Testing
       if firstRepAt == nil, !events.reps.isEmpty { firstRepAt = t }
     }
     let end = lift.truth[0].end
-    // Confirmed while the lifter is still at the top: at 20 Hz the despiker
-    // looks 0.55 s ahead, the lockout is confirmed after 0.3 s still, and
-    // the measurement waits for its window (0.4 s).
+    // Told while the lifter is still at the top: the despiker decides each
+    // reading at once, the smoothed bar stands still for 0.2 s, and the rep
+    // is measured then.
     #expect(firstRepAt != nil)
-    #expect((firstRepAt ?? .infinity) - end < 1.5)
+    #expect((firstRepAt ?? .infinity) - end < 0.5)
   }
 
   @Test func restSplitsSetsAndTheRestIsConfigurable() {

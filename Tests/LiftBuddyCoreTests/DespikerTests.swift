@@ -3,14 +3,21 @@ import Testing
 @testable import LiftBuddyCore
 
 @Suite struct DespikerTests {
-  func run(_ values: [Double], rate: Double = 20) -> (kept: [TimedHeight], removed: Int) {
+  /// Each reading's fate: the push at which it was passed on (nil: removed).
+  func run(_ values: [Double], rate: Double = 20) -> (kept: [TimedHeight], removed: Int, lag: Int) {
     var d = Despiker()
     var kept: [TimedHeight] = []
+    var lag = 0
     for (i, v) in values.enumerated() {
-      d.push(TimedHeight(t: Double(i) / rate, cm: v)) { kept.append($0) }
+      d.push(TimedHeight(t: Double(i) / rate, cm: v)) { s in
+        kept.append(s)
+        // The first readings wait for each other to start a track.
+        let index = Int((s.t * rate).rounded())
+        if index >= TrackGate.bootstrapReadings { lag = max(lag, i - index) }
+      }
     }
     d.flush { kept.append($0) }
-    return (kept, d.removed)
+    return (kept, d.removed, lag)
   }
 
   /// A bar at rest reading 100 ± 1 cm.
@@ -20,9 +27,10 @@ import Testing
     var v = rest(40)
     v[10] = 0
     v[20] = 450
+    v[30] = 300
     let r = run(v)
-    #expect(r.removed == 2)
-    #expect(r.kept.count == 38)
+    #expect(r.removed == 3)
+    #expect(r.kept.count == 37)
     #expect(r.kept.allSatisfy { abs($0.cm - 100) <= 1 })
   }
 
@@ -35,9 +43,21 @@ import Testing
     #expect(r.kept.allSatisfy { abs($0.cm - 100) <= 1 })
   }
 
-  @Test func motionAndTurnaroundsPassUntouched() {
-    // A squat-like bottom: down at 1.5 m/s, turn with 10 m/s², up again;
-    // from 15 Hz, the coarsest clip rate, where a median window is longest.
+  @Test func clipHandledOnTheFloorIsRemoved() {
+    // As on a real recording: 52 cm, one reading of 95 (a hand over the
+    // sonar), 52 again.
+    var v = (0..<60).map { _ in 52.0 }
+    v[30] = 95
+    v[31] = 94
+    let r = run(v)
+    #expect(r.removed == 2)
+    #expect(r.kept.allSatisfy { $0.cm == 52 })
+  }
+
+  @Test func motionPassesUntouchedAndAtOnce() {
+    // A squat-like bottom: down at 1.5 m/s, turn with 10 m/s², up again, at
+    // every clip rate. Each reading is passed on by its own push, except
+    // at most one held for the next (the sharp turn).
     for rate in [15.0, 20.0, 40.0] {
       var v: [Double] = []
       var n = 0
@@ -50,30 +70,14 @@ import Testing
       let r = run(v, rate: rate)
       #expect(r.removed == 0, "rate \(rate)")
       #expect(r.kept.count == v.count)
+      #expect(r.lag <= 1, "rate \(rate)")
     }
   }
 
-  @Test func stuckValueWhileMovingGoesButRestStays() {
-    // Rising 2 cm per sample; the sensor sticks at 130 for 6 readings.
-    var v = (0..<40).map { 100 + 2 * Double($0) }
-    for i in 16..<22 { v[i] = v[15] }
+  @Test func aTrackStartedOnABadReadingIsReplaced() {
+    // The first readings are an echo off a plate (40 cm); the bar is at 120.
+    let v = [40.0, 40, 40] + (0..<40).map { 120 + Double($0 % 2) }
     let r = run(v)
-    #expect(r.removed == 6)
-    #expect(!r.kept.contains { $0.t > 15.5 / 20 && $0.t < 21.5 / 20 })
-    // At rest the same centimetre for two seconds is the bar.
-    let still = run([Double](repeating: 88, count: 40))
-    #expect(still.removed == 0)
-    #expect(still.kept.count == 40)
-  }
-
-  @Test func aWrongValueStuckLongerThanHalfTheWindowGoes() {
-    // Racked at 138; the sonar reports 103 six times in a row.
-    var v = [Double](repeating: 138, count: 60)
-    for i in 30..<36 { v[i] = 103 }
-    let r = run(v)
-    // Every wrong reading goes; a few resting readings beside the run may go
-    // with them (the run of 138s also ends in a jump), which costs nothing.
-    #expect(r.kept.allSatisfy { $0.cm == 138 })
-    #expect(r.removed >= 6 && r.removed <= 6 + StuckValueFilter.minRepeats + 2)
+    #expect(r.kept.suffix(30).allSatisfy { $0.cm >= 120 })
   }
 }

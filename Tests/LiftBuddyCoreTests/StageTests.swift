@@ -30,27 +30,61 @@ import Testing
     }
   }
 
-  @Test func segmenterFindsRisesAndIgnoresWobbles() {
-    var seg = RepSegmenter(minRiseCm: 15)
-    var rises: [RepSegmenter.Rise] = []
-    // 140 → wobble ±2 → down 50 → up 50 → 5 cm bump → down 50 → up 50.
-    let path: [(Double, Double)] = [
-      (0, 140), (1, 142), (1.5, 139), (2, 141), (3, 90), (4, 140), (5, 140), (5.5, 135), (6, 140),
-      (7, 90), (8, 140), (9, 140),
-    ]
+  /// Walks a piecewise-linear path at 20 Hz through a turn finder.
+  private func turns(_ path: [(Double, Double)], until end: Double) -> [(Double, TurnFinder.Turn)] {
+    var finder = TurnFinder()
+    var found: [(Double, TurnFinder.Turn)] = []
     var t = 0.0
-    while t <= 9 {
+    while t <= end {
       let i = path.lastIndex { $0.0 <= t }!
       let (t0, h0) = path[i]
       let (t1, h1) = i + 1 < path.count ? path[i + 1] : (t0 + 1, h0)
       let h = h0 + (h1 - h0) * (t - t0) / (t1 - t0)
-      if let r = seg.push(TimedHeight(t: t, cm: h)) { rises.append(r) }
+      let now = t
+      finder.push(TimedHeight(t: t, cm: h)) { found.append((now, $0)) }
       t += 0.05
     }
-    #expect(rises.count == 2)
-    #expect(rises.allSatisfy { abs($0.valley.cm - 90) < 0.01 && abs($0.peak.cm - 140) < 0.01 })
-    // Each is reported while the bar is still at the top (stillness).
-    #expect(abs(rises[0].valley.t - 3) < 0.01)
+    return found
+  }
+
+  @Test func turnFinderTellsHeldTopsSoonAndIgnoresWobbles() {
+    // 140 → wobble ±2 → down 50 → up 50 (held) → 5 cm bump → down 50 → up 50.
+    let found = turns(
+      [
+        (0, 140), (1, 142), (1.5, 139), (2, 141), (3, 90), (4, 140), (5, 140), (5.5, 135),
+        (6, 140), (7, 90), (8, 140), (9, 140),
+      ], until: 9)
+    let held = found.compactMap { t, turn -> (Double, TurnFinder.Rise)? in
+      if case .topHeld(let r) = turn { return (t, r) }
+      return nil
+    }
+    let big = held.filter { $0.1.peak.cm - $0.1.valley.cm > 40 }
+    #expect(big.count == 2)
+    #expect(big.allSatisfy { abs($0.1.valley.cm - 90) < 0.01 && abs($0.1.peak.cm - 140) < 0.01 })
+    // Told within stillS (plus a reading) of reaching the top at 4 s and 8 s,
+    // long before the bar comes down again.
+    #expect(big[0].0 >= 4.0 && big[0].0 <= 4.0 + TurnFinder.stillS + 0.06)
+    #expect(big[1].0 >= 8.0 && big[1].0 <= 8.0 + TurnFinder.stillS + 0.06)
+    // The second came down from the first's top: the round trip is visible.
+    #expect(big[1].1.previousPeak.map { abs($0.cm - 140) < 0.01 } == true)
+  }
+
+  @Test func turnFinderSplitsARiseWhereTheBarWasParked() {
+    // Floor (20) to the shoulders (135), parked 2 s, pressed to 190.
+    let found = turns([(0, 20), (1, 20), (2, 135), (4, 135), (5, 190), (7, 190)], until: 7)
+    let rises = found.compactMap { _, turn -> TurnFinder.Rise? in
+      if case .topLeft(let r) = turn { return r }
+      return nil
+    }
+    #expect(rises.count == 1)
+    #expect(abs(rises[0].valley.cm - 20) < 0.01 && abs(rises[0].peak.cm - 135) < 3.01)
+    let lastHeld = found.compactMap { _, turn -> TurnFinder.Rise? in
+      if case .topHeld(let r) = turn { return r }
+      return nil
+    }.last!
+    // The press rises from the park, and did not come down into it.
+    #expect(abs(lastHeld.valley.cm - 135) < 3.01 && abs(lastHeld.peak.cm - 190) < 0.01)
+    #expect(lastHeld.previousPeak.map { abs($0.cm - lastHeld.valley.cm) < 0.01 } == true)
   }
 
   @Test func rfc3339() {

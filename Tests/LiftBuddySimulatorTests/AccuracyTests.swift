@@ -43,15 +43,16 @@ struct AccuracyTests {
     #expect((total.exactSetRate ?? 0) >= targets.exactSetRate)
     #expect(total.peakVelocity.mean.map { $0 <= targets.peakVelocityMaeMps } == true)
     #expect(total.rom.mean.map { $0 <= targets.romMaeCm } == true)
-    // Mean velocity misses its 0.030 m/s target by 0.001 on these files
-    // (0.031; BENCHMARKS.md says why and what was tried): held here as a
-    // regression bound at the measured level instead of the target.
+    // Mean velocity misses its 0.030 m/s target on these files (0.033
+    // since reps are measured at their top, 0.2 s after lockout, for the
+    // half-second rep event; 0.031 when they waited 0.4 s more; BENCHMARKS.md):
+    // held here as a regression bound at the measured level.
     #expect(total.meanVelocity.mean.map { $0 <= Self.meanVelocityRegressionBoundMps } == true)
   }
 
-  /// The measured mean-velocity MAE on SampleStreams (0.031 m/s) plus one
+  /// The measured mean-velocity MAE on SampleStreams (0.033 m/s) plus one
   /// thousandth: any change that makes it worse fails.
-  static let meanVelocityRegressionBoundMps = 0.032
+  static let meanVelocityRegressionBoundMps = 0.034
 
   @Test("Streams with no sets give no reports")
   func emptyStreams() throws {

@@ -208,12 +208,18 @@ public struct QualityCounts: Codable, Equatable, Sendable {
   public var badLines: Int = 0
   public var spikesRemoved: Int = 0
   public var gaps: Int = 0
+  /// Well-formed lines dropped because they came faster than any clip sends
+  /// (`RateLimit`): a flood, a crafted file.
+  public var droppedLines: Int = 0
 
-  public init(lines: Int = 0, badLines: Int = 0, spikesRemoved: Int = 0, gaps: Int = 0) {
+  public init(
+    lines: Int = 0, badLines: Int = 0, spikesRemoved: Int = 0, gaps: Int = 0, droppedLines: Int = 0
+  ) {
     self.lines = lines
     self.badLines = badLines
     self.spikesRemoved = spikesRemoved
     self.gaps = gaps
+    self.droppedLines = droppedLines
   }
 
   enum CodingKeys: String, CodingKey {
@@ -221,11 +227,33 @@ public struct QualityCounts: Codable, Equatable, Sendable {
     case badLines = "bad_lines"
     case spikesRemoved = "spikes_removed"
     case gaps
+    case droppedLines = "dropped_lines"
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    lines = try c.decode(Int.self, forKey: .lines)
+    badLines = try c.decode(Int.self, forKey: .badLines)
+    spikesRemoved = try c.decode(Int.self, forKey: .spikesRemoved)
+    gaps = try c.decode(Int.self, forKey: .gaps)
+    droppedLines = try c.decodeIfPresent(Int.self, forKey: .droppedLines) ?? 0
+  }
+
+  /// `dropped_lines` is written only when lines were dropped: a report of a
+  /// normal set keeps the 1.0 shape, byte for byte.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(lines, forKey: .lines)
+    try c.encode(badLines, forKey: .badLines)
+    try c.encode(spikesRemoved, forKey: .spikesRemoved)
+    try c.encode(gaps, forKey: .gaps)
+    if droppedLines > 0 { try c.encode(droppedLines, forKey: .droppedLines) }
   }
 
   public static func + (a: QualityCounts, b: QualityCounts) -> QualityCounts {
     QualityCounts(
       lines: a.lines + b.lines, badLines: a.badLines + b.badLines,
-      spikesRemoved: a.spikesRemoved + b.spikesRemoved, gaps: a.gaps + b.gaps)
+      spikesRemoved: a.spikesRemoved + b.spikesRemoved, gaps: a.gaps + b.gaps,
+      droppedLines: a.droppedLines + b.droppedLines)
   }
 }

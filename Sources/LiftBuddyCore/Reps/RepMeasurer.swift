@@ -63,18 +63,13 @@ struct RepMeasurer: Sendable {
   /// point, rarely two.
   static let maxStalls = 3
 
-  /// How long after a rise's top the measurement waits for samples: the
-  /// centred fits and the check beyond the turnaround each look one window
-  /// ahead.
-  var settleS: Double { windowS + 0.15 }
-
   struct Measured: Sendable {
     var analysis: RepAnalysis
     var eccentricStartS: Double?
   }
 
   func measure(
-    samples: [TimedHeight], rise: RepSegmenter.Rise, index: Int, attitude: AttitudeLog
+    samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, attitude: AttitudeLog
   ) -> Measured? {
     // A fast rep (a light bench press rises in a third of a second) would
     // be flattened by a window tuned for a squat: scale it with the rep.
@@ -92,7 +87,7 @@ struct RepMeasurer: Sendable {
   /// rise, scaled to the whole (a smooth rise spends about 60 % of its time
   /// there). From raw readings: the rise is tens of centimetres, the noise
   /// one.
-  static func riseDuration(_ samples: [TimedHeight], rise: RepSegmenter.Rise) -> Double? {
+  static func riseDuration(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Double? {
     let height = rise.peak.cm - rise.valley.cm
     let low = rise.valley.cm + 0.2 * height
     let high = rise.valley.cm + 0.8 * height
@@ -106,7 +101,7 @@ struct RepMeasurer: Sendable {
   }
 
   private func measureFixed(
-    samples: [TimedHeight], rise: RepSegmenter.Rise, index: Int, attitude: AttitudeLog
+    samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, attitude: AttitudeLog
   ) -> Measured? {
     guard samples.count >= 5 else { return nil }
     let k = LocalFit.kinematics(
@@ -191,8 +186,9 @@ struct RepMeasurer: Sendable {
     let stickingCm = sticking.map { (position(samples, at: $0.t) - bottom) * 100 }
 
     let eccentricStart = eccentricStart(k, rise: rise, before: start)
-    let window = (eccentricStart ?? start)...end
-    let tilt = attitude.maxAbs(in: window)
+    // Tilt is judged where it costs the lift: while the bar is driven up
+    // (issue 8; a bar tips most while it is unracked and walked out).
+    let tilt = attitude.maxAbs(in: start...end)
 
     let report = RepReport(
       index: index,
@@ -322,7 +318,7 @@ struct RepMeasurer: Sendable {
     return best
   }
 
-  private func eccentricStart(_ k: [Kinematics], rise: RepSegmenter.Rise, before start: Double)
+  private func eccentricStart(_ k: [Kinematics], rise: TurnFinder.Rise, before start: Double)
     -> Double?
   {
     guard let top = rise.previousPeak else { return nil }

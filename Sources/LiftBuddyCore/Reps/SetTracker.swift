@@ -4,6 +4,14 @@
 /// `setRestS`), on command, or at the end of the stream. Exercise and load
 /// are fixed when the set starts, so changing them mid-set affects the next.
 struct SetTracker: Sendable {
+  /// A set longer than this is no set (a stream of noise that passed every
+  /// test, a sensor on a machine): it is closed and a new one opened, which
+  /// bounds the memory a set holds. The longest real sets are ~100 reps.
+  static let maxRepsPerSet = 500
+  /// The set's band (bottom and top) is the median of this many latest reps:
+  /// it follows a lifter whose depth drifts, and one odd rep moves it little.
+  static let bandReps = 5
+
   struct OpenSet: Sendable {
     var number: Int
     var id: String
@@ -11,36 +19,132 @@ struct SetTracker: Sendable {
     var loadKg: Double?
     var startS: Double
     var reps: [RepAnalysis] = []
+    var ends: [RepRules.Ends] = []
+  }
+
+  /// A rep told as provisional, waiting for its proof.
+  struct Provisional: Sendable {
+    var analysis: RepAnalysis
+    var eccentricStartS: Double?
+    var ends: RepRules.Ends
+    var setID: String
+    var setNumber: Int
+    var exercise: Exercise?
+    var loadKg: Double?
+    var cameDownFirst: Bool
+    /// The rise it was measured on (its valley's time identifies it).
+    var riseValleyT: Double
+    /// When the bar left its top (nil while it is still there).
+    var leftTopT: Double?
   }
 
   private(set) var open: OpenSet? = nil
+  private(set) var provisional: Provisional? = nil
   private(set) var setsStarted = 0
 
   var repsInSet: Int { open?.reps.count ?? 0 }
   /// When the set's last rep locked out.
   var lastRepEndS: Double? { open?.reps.last?.report.concentricEndS }
+  /// When the last rep, final or provisional, locked out: the rest counts
+  /// from there.
+  var lastActivityEndS: Double? {
+    provisional?.analysis.report.concentricEndS ?? lastRepEndS
+  }
   var maxRomInSetCm: Double { open?.reps.map(\.report.romCm).max() ?? 0 }
 
-  /// Adds a measured rep, opening a set if none is open. Returns the events
+  /// The set's own bottom and top: the median of its latest reps' ends.
+  var band: RepRules.Ends? {
+    guard let ends = open?.ends.suffix(Self.bandReps), !ends.isEmpty else { return nil }
+    return RepRules.Ends(
+      bottomCm: Self.median(ends.map(\.bottomCm)), topCm: Self.median(ends.map(\.topCm)))
+  }
+
+  /// Adds a final rep, opening the set if none is open. Returns the events
   /// to publish (a set start, then the rep).
   mutating func add(
-    _ rep: RepAnalysis, eccentricStartS: Double?, session: SessionInfo
-  ) -> [AnalyzerEvent] {
-    var events: [AnalyzerEvent] = []
+    _ rep: RepAnalysis, ends: RepRules.Ends, eccentricStartS: Double?, session: SessionInfo,
+    into events: inout [AnalyzerEvent]
+  ) {
     if open == nil {
-      setsStarted += 1
-      let startS = ReportRounding.seconds(eccentricStartS ?? rep.report.concentricStartS)
-      let id = Self.id(session: session, startS: startS, number: setsStarted)
-      open = OpenSet(
-        number: setsStarted, id: id, exercise: session.exercise, loadKg: session.loadKg,
-        startS: startS)
-      events.append(
-        .setStarted(
-          SetStarted(
-            setID: id, setNumber: setsStarted, startS: startS,
-            exercise: session.exercise?.rawValue, loadKg: session.loadKg)))
+      let startS = Self.startS(rep, eccentricStartS: eccentricStartS)
+      openSet(
+        id: Self.id(session: session, startS: startS, number: setsStarted + 1),
+        exercise: session.exercise, loadKg: session.loadKg, startS: startS, into: &events)
     }
+    append(rep, ends: ends, into: &events)
+  }
+
+  /// Tells a first rep as provisional (or tells it again, re-measured).
+  mutating func propose(
+    _ rep: RepAnalysis, ends: RepRules.Ends, eccentricStartS: Double?, cameDownFirst: Bool,
+    riseValleyT: Double, session: SessionInfo, into events: inout [AnalyzerEvent]
+  ) {
+    let number = setsStarted + 1
+    // Told again for the same rise (the bar went higher): the same id, so a
+    // client replaces what it showed.
+    let id =
+      provisional.flatMap { $0.riseValleyT == riseValleyT ? $0.setID : nil }
+      ?? Self.id(
+        session: session, startS: Self.startS(rep, eccentricStartS: eccentricStartS),
+        number: number)
+    var report = rep.report
+    report.index = 1
+    var analysis = rep
+    analysis.report = report
+    provisional = Provisional(
+      analysis: analysis, eccentricStartS: eccentricStartS, ends: ends, setID: id,
+      setNumber: number, exercise: session.exercise, loadKg: session.loadKg,
+      cameDownFirst: cameDownFirst, riseValleyT: riseValleyT, leftTopT: nil)
+    events.append(
+      .provisionalRep(
+        RepEvent(
+          setID: id, setNumber: number, exercise: session.exercise?.rawValue,
+          loadKg: session.loadKg, rep: report, velocityLossPct: nil)))
+  }
+
+  mutating func markLeftTop(at t: Double) {
+    if provisional != nil, provisional!.leftTopT == nil { provisional!.leftTopT = t }
+  }
+
+  /// The provisional rep stands: its set starts with it.
+  mutating func confirm(into events: inout [AnalyzerEvent]) {
+    guard let p = provisional else { return }
+    provisional = nil
+    openSet(
+      id: p.setID, exercise: p.exercise, loadKg: p.loadKg,
+      startS: Self.startS(p.analysis, eccentricStartS: p.eccentricStartS), into: &events)
+    append(p.analysis, ends: p.ends, into: &events)
+  }
+
+  mutating func withdraw(_ reason: RepWithdrawal.Reason, into events: inout [AnalyzerEvent]) {
+    guard let p = provisional else { return }
+    provisional = nil
+    events.append(
+      .repWithdrawn(
+        RepWithdrawal(
+          setID: p.setID, setNumber: p.setNumber, index: p.analysis.report.index, reason: reason)))
+  }
+
+  private mutating func openSet(
+    id: String, exercise: Exercise?, loadKg: Double?, startS: Double,
+    into events: inout [AnalyzerEvent]
+  ) {
+    setsStarted += 1
+    open = OpenSet(number: setsStarted, id: id, exercise: exercise, loadKg: loadKg, startS: startS)
+    events.append(
+      .setStarted(
+        SetStarted(
+          setID: id, setNumber: setsStarted, startS: startS, exercise: exercise?.rawValue,
+          loadKg: loadKg)))
+  }
+
+  private mutating func append(
+    _ rep: RepAnalysis, ends: RepRules.Ends, into events: inout [AnalyzerEvent]
+  ) {
+    var rep = rep
+    rep.report.index = open!.reps.count + 1
     open!.reps.append(rep)
+    open!.ends.append(ends)
     let set = open!
     events.append(
       .rep(
@@ -49,7 +153,16 @@ struct SetTracker: Sendable {
           loadKg: set.loadKg, rep: rep.report,
           velocityLossPct: SetSummarizer.velocityLossPct(
             meanVelocities: set.reps.map(\.report.meanVelocityMps)))))
-    return events
+  }
+
+  private static func startS(_ rep: RepAnalysis, eccentricStartS: Double?) -> Double {
+    ReportRounding.seconds(eccentricStartS ?? rep.report.concentricStartS)
+  }
+
+  private static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let n = sorted.count
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
   }
 
   /// Closes the open set and builds its report.

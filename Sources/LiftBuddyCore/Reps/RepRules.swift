@@ -1,0 +1,90 @@
+/// What makes a rise of the bar a rep: the rule of the core's README, in
+/// one place.
+///
+/// A rep is a round trip of the bar between the set's own bottom and top.
+/// A one-way move (the bar lifted onto the rack or to the shoulders, put
+/// down, unracked, re-racked, carried) never comes back to where it left, so
+/// the proof of a rep is the other half of the trip:
+///
+/// - eccentric-first (squat, bench press): the bar came down from a top
+///   into the rise's bottom, paused there at most `maxBottomPauseS`, and
+///   rose back to that top;
+/// - concentric-first (deadlift, overhead press): the bar rose from a
+///   bottom, held its top at most `maxLockoutHoldS`, and came back down to
+///   that bottom.
+///
+/// In a set, a rise is a rep when it ends at the set's top and starts at its
+/// bottom, or reaches the top by a round trip from it (a shallow squat
+/// still counts; the coach flags it).
+enum RepRules {
+  /// Two ends are "the same place" within this: at least 5 cm (sonar
+  /// noise, a bar settling on the hooks or the floor, a lifter's stance)
+  /// and a fifth of the rise (lifters vary their depth and lockout by
+  /// that much within a set without it stopping being the same lift).
+  static let sameEndMinCm = 5.0
+  static let sameEndShareOfRise = 0.2
+  /// The longest pause at the bottom of an eccentric-first rep: paused
+  /// squats and bench presses hold 1–3 s; a bar set down for longer was put
+  /// down, not lifted.
+  static let maxBottomPauseS = 4.0
+  /// The longest hold at the top of a concentric-first rep before it comes
+  /// back down: a lockout is shown for 1–3 s; a bar held longer is being
+  /// carried or walked.
+  static let maxLockoutHoldS = 4.0
+
+  /// The rise's own ends, as the turn finder saw them (smoothed heights).
+  struct Ends: Equatable, Sendable {
+    var bottomCm: Double
+    var topCm: Double
+    var rangeCm: Double { topCm - bottomCm }
+  }
+
+  static func sameEnd(_ a: Double, _ b: Double, rangeCm: Double) -> Bool {
+    abs(a - b) <= max(sameEndMinCm, sameEndShareOfRise * rangeCm)
+  }
+
+  /// The eccentric half came first: down from (about) this rise's top, a
+  /// full rise's depth, with a bottom pause a lift allows.
+  static func cameDownFirst(_ rise: TurnFinder.Rise, concentricStartS: Double, minRiseCm: Double)
+    -> Bool
+  {
+    guard let before = rise.previousPeak else { return false }
+    let range = rise.peak.cm - rise.valley.cm
+    return sameEnd(before.cm, rise.peak.cm, rangeCm: range)
+      && before.cm - rise.valley.cm >= minRiseCm
+      && concentricStartS - rise.arrivedAtValleyT <= maxBottomPauseS
+  }
+
+  /// The bar came back to the rise's bottom after holding its top no longer
+  /// than a lockout.
+  static func cameBackDown(_ ends: Ends, to bottomCm: Double, heldTopS: Double) -> Bool {
+    sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm) && heldTopS <= maxLockoutHoldS
+  }
+
+  /// Whether a first rep may be final at its top: only eccentric-first
+  /// lifts show a whole round trip by then.
+  static func finalAtTop(exercise: Exercise?, cameDownFirst: Bool) -> Bool {
+    exercise?.isEccentricFirst == true && cameDownFirst
+  }
+
+  /// Whether a rise may be a set's first rep at all: an eccentric-first
+  /// lift's first rep comes down first, always.
+  static func mayStartSet(exercise: Exercise?, cameDownFirst: Bool) -> Bool {
+    exercise?.isEccentricFirst != true || cameDownFirst
+  }
+
+  /// Whether an unconfirmed first rep that did not come back down may still
+  /// be one: only if it came down first and the lift may start that way.
+  static func mayBeRoundTripWithoutReturn(exercise: Exercise?, cameDownFirst: Bool) -> Bool {
+    cameDownFirst && exercise == nil
+  }
+
+  /// A rise in a set that has reps: the set's top, and its bottom or a round
+  /// trip from the top.
+  static func belongs(_ ends: Ends, toSet band: Ends, cameDownFirst: Bool) -> Bool {
+    let range = max(band.rangeCm, ends.rangeCm)
+    return sameEnd(ends.topCm, band.topCm, rangeCm: range)
+      && (sameEnd(ends.bottomCm, band.bottomCm, rangeCm: range) || cameDownFirst)
+  }
+
+}

@@ -1,0 +1,215 @@
+/// Finds where the bar turns, online, on the smoothed height: a zig-zag with
+/// hysteresis, so that noise and small wobbles never flip its direction, and
+/// a stillness test, so that a top the lifter holds is known without waiting
+/// for the bar to come down.
+///
+/// It says nothing about reps: it reports the shape of the path (rises,
+/// holds, bottoms) and leaves "was that a rep?" to `RepRules`, which needs
+/// the turns before and after a rise.
+struct TurnFinder: Sendable {
+  /// Direction changes smaller than this are noise. Three centimetres is
+  /// well above the smoothed sonar noise (σ ≈ 0.5 cm) and below the
+  /// smallest hitch that still matters.
+  static let hysteresisCm = 3.0
+  /// A top (or bottom) that has not moved by more than `stillToleranceCm`
+  /// for this long is held: the lockout of a rep is told this soon after
+  /// the bar stops, instead of when it starts down again. 0.2 s is four
+  /// readings at 20 Hz: enough that the quantised, smoothed height cannot
+  /// stand still by chance while the bar still moves at 5 cm/s or more.
+  static let stillS = 0.2
+  static let stillToleranceCm = 1.0
+  /// The bar resting this long part-way up a rise (within the hysteresis)
+  /// ended that rise there: a bar carried to the shoulders and pressed a
+  /// second later is two moves, not one. A grinder's sticking point slows
+  /// the bar but does not park it for most of a second.
+  static let plateauS = 0.8
+  /// Only a rise this far beyond the park splits it: more than a shrug or
+  /// a re-grip at lockout, less than the shortest press.
+  static let plateauExitCm = 8.0
+
+  /// A rise of the bar from a bottom to a top.
+  struct Rise: Equatable, Sendable {
+    var valley: TimedHeight
+    var peak: TimedHeight
+    /// The top the bar came down from into this valley, if it came down
+    /// (nil when the rise started from rest after a rise, or at the start).
+    var previousPeak: TimedHeight?
+    /// When the bar, coming down, first got within the hysteresis of this
+    /// valley: the end of the descent, the start of any pause.
+    var arrivedAtValleyT: Double
+  }
+
+  enum Turn: Equatable, Sendable {
+    /// The rise in progress has stopped at its top for `stillS`. May come
+    /// again for the same rise if the bar then rises further.
+    case topHeld(Rise)
+    /// The bar has come down from the rise's top by the hysteresis.
+    case topLeft(Rise)
+    /// The bar, coming down (or resting part-way up), has stopped at
+    /// `bottom`: it rose from there by the hysteresis (`rising`) or has
+    /// stayed there for `stillS`.
+    case bottom(TimedHeight, rising: Bool)
+  }
+
+  private enum Direction { case unknown, rising, falling }
+  private var direction = Direction.unknown
+  private var extremum: TimedHeight? = nil
+  /// When the running extremum last moved by more than the still tolerance.
+  private var extremumSettledAt = 0.0
+  private var lowest: TimedHeight? = nil
+  private var highest: TimedHeight? = nil
+  private var valley: TimedHeight? = nil
+  private var arrivedAtValleyT = 0.0
+  private var arrivedAtBottomT = 0.0
+  private var arrivalLevelCm = 0.0
+  private var peakBeforeValley: TimedHeight? = nil
+  private var lastPeak: TimedHeight? = nil
+  /// The top last told as held, so a hold is told once.
+  private var heldTop: TimedHeight? = nil
+  private var bottomHeld = false
+  /// Where and since when the bar has stayed within the hysteresis while
+  /// rising: the plateau that may split the rise.
+  private var plateauStart: TimedHeight? = nil
+  /// A plateau that lasted `plateauS`: the bar was parked there.
+  private var parked: TimedHeight? = nil
+
+  /// When the bar last turned (a top or a bottom confirmed): the last sign
+  /// that someone is moving it.
+  private(set) var lastTurnT: Double? = nil
+
+  mutating func push(_ p: TimedHeight, emit: (Turn) -> Void) {
+    switch direction {
+    case .unknown:
+      if lowest == nil || p.cm < lowest!.cm { lowest = p }
+      if highest == nil || p.cm > highest!.cm { highest = p }
+      if p.cm > lowest!.cm + Self.hysteresisCm {
+        valley = lowest
+        arrivedAtValleyT = lowest!.t
+        startRising(at: p)
+      } else if p.cm < highest!.cm - Self.hysteresisCm {
+        lastPeak = highest
+        startFalling(at: p)
+      }
+    case .rising:
+      rising(p, emit: emit)
+    case .falling:
+      falling(p, emit: emit)
+    }
+  }
+
+  private mutating func rising(_ p: TimedHeight, emit: (Turn) -> Void) {
+    guard let top = extremum, let bottom = valley else { return }
+    if p.cm > top.cm {
+      if p.cm > top.cm + Self.stillToleranceCm { extremumSettledAt = p.t }
+      extremum = p
+    }
+    let peak = extremum!
+    if let start = plateauStart, abs(p.cm - start.cm) <= Self.hysteresisCm {
+      if parked == nil, p.t - start.t >= Self.plateauS { parked = start }
+    } else {
+      plateauStart = p
+    }
+    if let park = parked, p.cm > park.cm + Self.plateauExitCm {
+      // Parked, then lifted well beyond: a new rise starts from the park.
+      emit(
+        .topLeft(
+          Rise(
+            valley: bottom, peak: park, previousPeak: peakBeforeValley,
+            arrivedAtValleyT: arrivedAtValleyT)))
+      emit(.bottom(park, rising: true))
+      lastPeak = park
+      peakBeforeValley = park
+      valley = park
+      arrivedAtValleyT = park.t
+      lastTurnT = park.t
+      heldTop = nil
+      parked = nil
+      plateauStart = p
+      extremum = p
+      extremumSettledAt = p.t
+      return
+    }
+    if p.cm < peak.cm - Self.hysteresisCm {
+      lastPeak = peak
+      lastTurnT = peak.t
+      emit(
+        .topLeft(
+          Rise(
+            valley: bottom, peak: peak, previousPeak: peakBeforeValley,
+            arrivedAtValleyT: arrivedAtValleyT)))
+      startFalling(at: p)
+      return
+    }
+    if p.t - extremumSettledAt >= Self.stillS,
+      heldTop == nil || peak.cm > heldTop!.cm + Self.stillToleranceCm
+    {
+      heldTop = peak
+      emit(
+        .topHeld(
+          Rise(
+            valley: bottom, peak: peak, previousPeak: peakBeforeValley,
+            arrivedAtValleyT: arrivedAtValleyT)))
+    }
+  }
+
+  /// End of data: a rise still going up is told as held at its top (a
+  /// stream that stops at lockout).
+  mutating func flush(emit: (Turn) -> Void) {
+    guard direction == .rising, let peak = extremum, let bottom = valley,
+      heldTop == nil || peak.cm > heldTop!.cm + Self.stillToleranceCm
+    else { return }
+    heldTop = peak
+    emit(
+      .topHeld(
+        Rise(
+          valley: bottom, peak: peak, previousPeak: peakBeforeValley,
+          arrivedAtValleyT: arrivedAtValleyT)))
+  }
+
+  private mutating func falling(_ p: TimedHeight, emit: (Turn) -> Void) {
+    guard let bottom = extremum else { return }
+    if p.cm < bottom.cm {
+      if p.cm < bottom.cm - Self.stillToleranceCm { extremumSettledAt = p.t }
+      // A new low beyond the hysteresis restarts the arrival: the bar was
+      // still on its way down.
+      if p.cm < arrivalLevelCm - Self.hysteresisCm {
+        arrivalLevelCm = p.cm
+        arrivedAtBottomT = p.t
+        bottomHeld = false
+      }
+      extremum = p
+    }
+    let low = extremum!
+    if p.cm > low.cm + Self.hysteresisCm {
+      peakBeforeValley = lastPeak
+      valley = low
+      arrivedAtValleyT = arrivedAtBottomT
+      lastTurnT = low.t
+      if !bottomHeld { emit(.bottom(low, rising: true)) }
+      startRising(at: p)
+      return
+    }
+    if !bottomHeld, p.t - extremumSettledAt >= Self.stillS {
+      bottomHeld = true
+      emit(.bottom(low, rising: false))
+    }
+  }
+
+  private mutating func startRising(at p: TimedHeight) {
+    direction = .rising
+    extremum = p
+    extremumSettledAt = p.t
+    heldTop = nil
+    plateauStart = p
+    parked = nil
+  }
+
+  private mutating func startFalling(at p: TimedHeight) {
+    direction = .falling
+    extremum = p
+    extremumSettledAt = p.t
+    arrivedAtBottomT = p.t
+    arrivalLevelCm = p.cm
+    bottomHeld = false
+  }
+}

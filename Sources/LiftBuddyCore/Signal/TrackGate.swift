@@ -1,0 +1,266 @@
+/// Drops readings the bar cannot have produced, deciding each reading as soon
+/// as it can: every sample held back here delays the rep event by as much.
+///
+/// A loaded bar moves smoothly, so a line through the last few accepted
+/// readings says where the next one must lie, give or take the sensor's
+/// noise and what an acceleration can bend the path in one sample period.
+/// A reading near that prediction is passed on at once (no look-ahead: the
+/// usual case). One beyond anything the bar could reach is dropped at once:
+/// the HC-SR04's echoes off legs, feet and plates, its no-echo values, a
+/// multipath reading. One in between is held for one more reading, which
+/// says whether the bar really went there (the next reading continues from
+/// it) or not.
+///
+/// The track can itself be wrong: it may have started on a bad reading, or
+/// the sensor was pointed elsewhere while the clip was handled. Rejected
+/// readings that keep agreeing with each other for `reanchorS` become the
+/// new track. After a silence longer than `staleS` the track is forgotten
+/// and rebuilt from the first readings that agree.
+struct TrackGate: Sendable {
+  /// Accepted readings the prediction is fitted on: enough to average the
+  /// noise, few enough that the line bends with the bar (0.1–0.2 s at
+  /// 20–40 Hz).
+  static let trackReadings = 4
+  /// Readings that must agree before a track starts.
+  static let bootstrapReadings = 3
+  /// Added to every gate: integer-cm quantisation and an HC-SR04's ±1 cm.
+  static let marginCm = 3.0
+  /// Gates are this many residual deviations of the track wide, with the
+  /// deviation clamped to what a working sonar shows (0.5–3 cm).
+  static let sigmas = 3.0
+  static let sigmaRangeCm = 0.5...3.0
+  /// Acceleration a reading may show and still pass at once: 5 m/s² covers
+  /// the body of most reps (a 0.8 s squat peaks near 4 m/s²).
+  static let typicalAccelerationCmPerS2 = 500.0
+  /// Beyond this no bar goes: 20 m/s² is the sharp bottom of a light,
+  /// bounced bench press; the readings a sonar gets wrong land far outside.
+  static let maxAccelerationCmPerS2 = 2000.0
+  /// Nor faster than this: the second pull of a snatch peaks near 3 m/s.
+  static let maxSpeedCmPerS = 300.0
+  /// Agreeing off-track readings for this long replace the track.
+  static let reanchorS = 0.4
+  static let reanchorReadings = 4
+  /// A reading is passed on at once only when it is about one sample period
+  /// ahead of the track: after missing or rejected readings the bar could
+  /// have gone further, but a wrong reading could too, so the next reading
+  /// must agree with it first.
+  static let promptPeriods = 1.5
+  /// A track older than this says nothing about where the bar is now.
+  static let staleS = 0.5
+  /// An HC-SR04 that misses echoes repeats one value for several readings
+  /// (3–10 seen) while the bar moves on. Repeats of one value that began
+  /// while the track moved faster than `stuckSpeedCmPerS` never start a
+  /// track, until they have lasted `maxStuckS` (a bar that really stopped
+  /// there stays longer).
+  static let stuckSpeedCmPerS = 15.0
+  static let maxStuckS = 0.8
+
+  private var track: [TimedHeight] = []  // newest last, ≤ trackReadings
+  private var held: TimedHeight? = nil  // a reading waiting for the next one
+  private var bootstrap: [TimedHeight] = []  // ≤ bootstrapReadings
+  private var offTrack: [TimedHeight] = []  // consecutive rejected readings
+  private(set) var removed = 0
+  /// The track's speed when it last accepted a reading, and when.
+  private var trackSpeed = 0.0
+  private var lastAcceptedT = -Double.infinity
+
+  init() {
+    track.reserveCapacity(Self.trackReadings + 1)
+    bootstrap.reserveCapacity(Self.bootstrapReadings + 1)
+    offTrack.reserveCapacity(16)
+  }
+
+  mutating func push(_ s: TimedHeight, emit: (TimedHeight) -> Void) {
+    if let newest = track.last, s.t - newest.t > Self.staleS {
+      if let h = held { accept(h, emit: emit) }
+      held = nil
+      track.removeAll(keepingCapacity: true)
+      offTrack.removeAll(keepingCapacity: true)
+    }
+    guard track.count >= 2 else {
+      start(with: s, emit: emit)
+      return
+    }
+    if let h = held {
+      held = nil
+      // The held reading stays if this one carries on from it, at the
+      // speed the bar must have had to get there, rather than from the
+      // track without it.
+      let last = track[track.count - 1]
+      let speed = h.t > last.t ? (h.cm - last.cm) / (h.t - last.t) : 0
+      let onward = h.cm + speed * (s.t - h.t)
+      let dt = s.t - h.t
+      let without = Self.prediction(track, at: s.t)
+      if abs(s.cm - onward)
+        <= Self.marginCm + Self.sigmas * without.sigma + 0.5 * Self.typicalAccelerationCmPerS2 * dt
+        * dt
+        && abs(s.cm - onward) < abs(s.cm - without.cm)
+      {
+        accept(h, emit: emit)
+      } else {
+        reject(h)
+      }
+    }
+    let p = Self.prediction(track, at: s.t)
+    let deviation = abs(s.cm - p.cm)
+    if deviation
+      <= Self.gate(p, Self.typicalAccelerationCmPerS2, s.t, atMostPeriods: Self.promptPeriods)
+    {
+      accept(s, emit: emit)
+    } else if deviation <= Self.gate(p, Self.maxAccelerationCmPerS2, s.t),
+      deviation <= Self.marginCm + Self.maxSpeedCmPerS * p.ahead
+    {
+      held = s
+    } else {
+      reject(s)
+    }
+  }
+
+  /// End of data: a held reading was plausible, so it stays; readings still
+  /// gathering for a track stay if they agree with each other.
+  mutating func flush(emit: (TimedHeight) -> Void) {
+    if let h = held { accept(h, emit: emit) }
+    held = nil
+    if Self.agree(bootstrap) {
+      for b in bootstrap { emit(b) }
+    } else {
+      removed += bootstrap.count
+    }
+    bootstrap.removeAll(keepingCapacity: true)
+    track.removeAll(keepingCapacity: true)
+    offTrack.removeAll(keepingCapacity: true)
+  }
+
+  // MARK: - Track
+
+  private mutating func accept(_ s: TimedHeight, emit: (TimedHeight) -> Void) {
+    offTrack.removeAll(keepingCapacity: true)
+    append(s, to: &track, limit: Self.trackReadings)
+    if track.count >= 2 {
+      let a = track[0]
+      trackSpeed = s.t > a.t ? (s.cm - a.cm) / (s.t - a.t) : 0
+    }
+    lastAcceptedT = s.t
+    emit(s)
+  }
+
+  /// Readings that all repeat one value, soon after the track was moving:
+  /// a stuck sonar, not a bar.
+  private func stuck(_ points: some Collection<TimedHeight>) -> Bool {
+    guard let first = points.first, let last = points.max(by: { $0.t < $1.t }) else {
+      return false
+    }
+    return abs(trackSpeed) > Self.stuckSpeedCmPerS
+      && last.t - lastAcceptedT < Self.maxStuckS
+      && points.allSatisfy { $0.cm == first.cm }
+  }
+
+  private mutating func reject(_ s: TimedHeight) {
+    removed += 1
+    if let last = offTrack.last, s.t - last.t > Self.staleS { offTrack.removeAll() }
+    offTrack.append(s)
+    // Off-track readings that agree among themselves for long enough were
+    // the bar all along: the track was wrong.
+    let recent = offTrack.suffix(Self.reanchorReadings)
+    if recent.count == Self.reanchorReadings, let first = offTrack.first,
+      s.t - first.t >= Self.reanchorS, Self.agree(Array(recent)), !stuck(recent)
+    {
+      track = Array(recent)
+      offTrack.removeAll(keepingCapacity: true)
+    } else if offTrack.count > 64 {
+      offTrack.removeFirst(offTrack.count - Self.reanchorReadings)
+    }
+  }
+
+  /// No track yet (the start, or after a silence): the first readings that
+  /// agree with each other start one, and those before them go.
+  private mutating func start(with s: TimedHeight, emit: (TimedHeight) -> Void) {
+    append(s, to: &bootstrap, limit: .max)
+    if bootstrap.count > Self.bootstrapReadings {
+      bootstrap.removeFirst()
+      removed += 1
+    }
+    guard bootstrap.count == Self.bootstrapReadings, Self.agree(bootstrap), !stuck(bootstrap)
+    else { return }
+    for b in bootstrap { accept(b, emit: emit) }
+    bootstrap.removeAll(keepingCapacity: true)
+  }
+
+  private func append(_ s: TimedHeight, to list: inout [TimedHeight], limit: Int) {
+    list.append(s)
+    if list.count > limit { list.removeFirst() }
+  }
+
+  // MARK: - Prediction
+
+  struct Prediction {
+    var cm: Double
+    /// How far ahead of the track's newest reading, and how long the track is.
+    var ahead: Double
+    var span: Double
+    var sigma: Double
+    /// The track's mean sample spacing.
+    var spacing: Double
+  }
+
+  /// The least-squares line through `points`, evaluated at `t`.
+  static func prediction(_ points: [TimedHeight], at t: Double) -> Prediction {
+    let newest = points[points.count - 1].t
+    var sx = 0.0
+    var sy = 0.0
+    var sxx = 0.0
+    var sxy = 0.0
+    for p in points {
+      let x = p.t - newest
+      sx += x
+      sy += p.cm
+      sxx += x * x
+      sxy += x * p.cm
+    }
+    let n = Double(points.count)
+    let det = n * sxx - sx * sx
+    let slope = det > 1e-12 ? (n * sxy - sx * sy) / det : 0
+    let intercept = (sy - slope * sx) / n
+    var ss = 0.0
+    for p in points {
+      let r = p.cm - (intercept + slope * (p.t - newest))
+      ss += r * r
+    }
+    let sigma = n > 2 ? (ss / (n - 2)).squareRoot() : sigmaRangeCm.upperBound
+    return Prediction(
+      cm: intercept + slope * (t - newest), ahead: t - newest,
+      span: newest - points[0].t,
+      sigma: min(max(sigma, sigmaRangeCm.lowerBound), sigmaRangeCm.upperBound),
+      spacing: points.count > 1 ? (newest - points[0].t) / (n - 1) : 0)
+  }
+
+  /// How far a reading may sit from the line when the bar accelerates at
+  /// `a`: a line fitted over a span lags a curving path by about
+  /// a·span²/12 at its end, its slope by a·span/2, and the path bends
+  /// ½·a·dt² more before the reading.
+  static func gate(
+    _ p: Prediction, _ a: Double, _ t: Double, atMostPeriods periods: Double = .infinity
+  ) -> Double {
+    let dt = min(max(p.ahead, 0), periods * p.spacing)
+    let bend = a * (0.5 * dt * dt + 0.5 * p.span * dt + p.span * p.span / 12)
+    return marginCm + sigmas * p.sigma + bend
+  }
+
+  /// Readings a bar could have produced one after the other: each close to
+  /// the line through all of them.
+  static func agree(_ points: [TimedHeight]) -> Bool {
+    guard points.count >= 2 else { return false }
+    let newest = points[points.count - 1].t
+    let oldest = points[0].t
+    guard newest > oldest else {
+      return points.allSatisfy { abs($0.cm - points[0].cm) <= marginCm }
+    }
+    let line = prediction(points, at: newest)
+    let slope = (line.cm - prediction(points, at: oldest).cm) / (newest - oldest)
+    for p in points {
+      let onLine = line.cm + slope * (p.t - newest)
+      if abs(p.cm - onLine) > marginCm { return false }
+    }
+    return true
+  }
+}

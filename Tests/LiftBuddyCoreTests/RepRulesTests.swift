@@ -1,0 +1,162 @@
+import Testing
+
+@testable import LiftBuddyCore
+
+/// The rep model of the core's README on the moves lifters make around
+/// their sets: one-way moves are never reps, round trips between the set's
+/// own bottom and top are, and every rep is told soon after lockout.
+@Suite struct RepRulesTests {
+  typealias Phase = SyntheticLift.Phase
+
+  /// `reps` round trips from `bottom` up by `rom` and back (concentric first).
+  func presses(_ reps: Int, rom: Double, up: Double = 0.9, hold: Double = 0.8, rest: Double = 1.0)
+    -> [Phase]
+  {
+    var p: [Phase] = []
+    for _ in 0..<reps {
+      p += [.init(duration: up, deltaCm: rom), .init(duration: hold, deltaCm: 0)]
+      p += [.init(duration: 1.0, deltaCm: -rom), .init(duration: rest, deltaCm: 0)]
+    }
+    return p
+  }
+
+  func events(_ lift: SyntheticLift, _ exercise: Exercise?, rate: Double = 20) -> [AnalyzerEvent] {
+    analyze(lift.lines(rateHz: rate), session: SessionInfo(source: "test", exercise: exercise))
+  }
+
+  var provisional: (AnalyzerEvent) -> RepEvent? {
+    { if case .provisionalRep(let r) = $0 { r } else { nil } }
+  }
+  var withdrawn: (AnalyzerEvent) -> RepWithdrawal? {
+    { if case .repWithdrawn(let w) = $0 { w } else { nil } }
+  }
+
+  @Test func barLiftedOntoTheRackIsNoRep() {
+    // Floor to the hooks (20 → 130 cm) and left there; for every exercise.
+    let lift = SyntheticLift(
+      startCm: 20, leadIn: 2,
+      phases: [.init(duration: 1.2, deltaCm: 110), .init(duration: 20, deltaCm: 0)])
+    for exercise in [nil] + Exercise.allCases.map(Optional.some) {
+      let e = events(lift, exercise)
+      #expect(e.reps.isEmpty, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.reports.isEmpty)
+      // Anything told provisionally is taken back, as a one-way move.
+      #expect(e.compactMap(provisional).count == e.compactMap(withdrawn).count)
+      #expect(e.compactMap(withdrawn).allSatisfy { $0.reason == .oneWay })
+    }
+  }
+
+  @Test func cleanThenPressesCountsOnlyThePresses() {
+    // Floor → shoulders (a clean), parked 2 s, three presses, bar lowered
+    // back to the floor.
+    var phases: [Phase] = [.init(duration: 1.0, deltaCm: 115), .init(duration: 2.0, deltaCm: 0)]
+    phases += presses(3, rom: 50)
+    phases += [.init(duration: 1.5, deltaCm: -115)]
+    let lift = SyntheticLift(startCm: 20, leadIn: 2, phases: phases)
+    for exercise in [Exercise.overheadPress, nil] {
+      let e = events(lift, exercise)
+      #expect(e.reports.count == 1)
+      #expect(e.reports.first?.reps.count == 3, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.reports.first?.reps.allSatisfy { abs($0.romCm - 50) < 2 } == true)
+    }
+  }
+
+  @Test func pickupThatSettlesLowerIsWithdrawnAndThePressesCount() {
+    // As on the real recordings: the bar rises 52 → 98, settles at 86 (the
+    // shoulders), then three presses 86 → 142.
+    var phases: [Phase] = [
+      .init(duration: 0.8, deltaCm: 46), .init(duration: 0.4, deltaCm: 0),
+      .init(duration: 0.5, deltaCm: -12), .init(duration: 1.5, deltaCm: 0),
+    ]
+    phases += presses(3, rom: 56)
+    let lift = SyntheticLift(startCm: 52, leadIn: 2, phases: phases)
+    let e = events(lift, .overheadPress)
+    #expect(e.reports.first?.reps.count == 3)
+    #expect(e.reps.allSatisfy { abs($0.rep.romCm - 56) < 2 })
+    let w = e.compactMap(withdrawn)
+    #expect(w.count == 1)
+    #expect(w.first?.index == 1)
+    // The first press took the withdrawn rep's index.
+    #expect(e.reps.first?.rep.index == 1)
+  }
+
+  @Test func benchUnrackIsNoRepAndNeverTold() {
+    // Hooks at 60 cm: unrack 12 cm up, hold, two reps to the chest (30 cm
+    // below the unracked bar), re-rack 12 cm down.
+    var phases: [Phase] = [.init(duration: 0.6, deltaCm: 12), .init(duration: 1.5, deltaCm: 0)]
+    for _ in 0..<2 {
+      phases += [.init(duration: 0.9, deltaCm: -40), .init(duration: 0.5, deltaCm: 0)]
+      phases += [.init(duration: 0.8, deltaCm: 40), .init(duration: 1.0, deltaCm: 0)]
+    }
+    phases.append(.init(duration: 0.6, deltaCm: -12))
+    let lift = SyntheticLift(startCm: 60, leadIn: 2, phases: phases)
+    let e = events(lift, .benchPress)
+    #expect(e.reports.first?.reps.count == 2)
+    #expect(e.compactMap(provisional).isEmpty)
+  }
+
+  @Test func deadliftSingleIsProvisionalAtLockoutAndFinalWhenLowered() {
+    let lift = SyntheticLift(
+      startCm: 22, leadIn: 2,
+      phases: [
+        .init(duration: 1.0, deltaCm: 58), .init(duration: 1.5, deltaCm: 0),
+        .init(duration: 1.0, deltaCm: -58), .init(duration: 3, deltaCm: 0),
+      ])
+    var analyzer = Analyzer(session: SessionInfo(source: "test", exercise: .deadlift))
+    var told: [(Double, AnalyzerEvent)] = []
+    for (t, line) in lift.lines(rateHz: 20) {
+      var e: [AnalyzerEvent] = []
+      analyzer.ingest(line: line, at: t, into: &e)
+      told += e.map { (t, $0) }
+    }
+    let lockout = lift.truth[0].end
+    let first = told.first { provisional($0.1) != nil }
+    #expect(first.map { $0.0 - lockout < 0.5 } == true)
+    // Final once the bar is back on the floor, with the set started just
+    // before it.
+    let finalIndex = told.firstIndex { if case .rep = $0.1 { true } else { false } }
+    #expect(finalIndex != nil)
+    if let i = finalIndex {
+      #expect(i > 0 && { if case .setStarted = told[i - 1].1 { true } else { false } }())
+      #expect(told[i].0 > lift.truth[0].end + 1.5)
+    }
+  }
+
+  @Test func carriedBarIsNoRep() {
+    // Picked up to the hips, carried for 8 s, put down: a round trip, but
+    // held far longer than any lockout.
+    let lift = SyntheticLift(
+      startCm: 22, leadIn: 2,
+      phases: [
+        .init(duration: 1.0, deltaCm: 55), .init(duration: 8, deltaCm: 0),
+        .init(duration: 1.0, deltaCm: -55), .init(duration: 15, deltaCm: 0),
+      ])
+    for exercise in [Exercise.deadlift, nil] {
+      #expect(events(lift, exercise).reps.isEmpty)
+    }
+  }
+
+  @Test func finalRepsOfASquatSetAreToldWithinHalfASecondOfLockout() {
+    let lift = SyntheticLift.squat(reps: 4)
+    for rate in [15.0, 20.0, 40.0] {
+      var analyzer = Analyzer(session: SessionInfo(source: "test", exercise: .squat))
+      var toldAt: [Double] = []
+      for (t, line) in lift.lines(rateHz: rate) {
+        var e: [AnalyzerEvent] = []
+        analyzer.ingest(line: line, at: t, into: &e)
+        toldAt += e.reps.map { _ in t }
+      }
+      #expect(toldAt.count == 4, "rate \(rate)")
+      for (told, truth) in zip(toldAt, lift.truth) {
+        #expect(told - truth.end >= 0 && told - truth.end < 0.5, "rate \(rate)")
+      }
+    }
+  }
+
+  @Test func sameEndToleranceGrowsWithTheRise() {
+    #expect(RepRules.sameEnd(100, 104.9, rangeCm: 10))
+    #expect(!RepRules.sameEnd(100, 105.1, rangeCm: 10))
+    #expect(RepRules.sameEnd(100, 111.9, rangeCm: 60))
+    #expect(!RepRules.sameEnd(100, 112.1, rangeCm: 60))
+  }
+}
