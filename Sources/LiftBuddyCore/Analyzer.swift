@@ -35,16 +35,6 @@ public struct Analyzer: Sendable {
   /// A live source silent this long has stopped rather than stalled (BLE
   /// stalls last up to about half a second): what is held back is released.
   static let quietS = 1.0
-  /// Concentric phases shorter than this, or faster on average, are not a
-  /// barbell moved by a person (a knock on the clip, a dropped bar).
-  static let minConcentricS = 0.15
-  static let maxMeanVelocityMps = 3.0
-  /// The slowest grinders take 3–5 s to lock out; a rise that takes longer
-  /// is the bar being carried or drifting, not a rep.
-  static let maxConcentricS = 8.0
-  /// The measured range may fall short of the smoothed rise a little (the
-  /// ends are fitted, not picked), but not by a quarter.
-  static let minRomShareOfRise = 0.75
   /// A bottom this close after a gap in the readings may have been lower
   /// (the bar turned while the sonar was silent).
   static let gapNearBottomS = 0.5
@@ -63,8 +53,6 @@ public struct Analyzer: Sendable {
   private var smoother: MovingAverage
   private var turns = TurnFinder()
   private var turnScratch: [TurnFinder.Turn] = []
-  /// Smallest rise that may be a rep: the exercise's, raised within a set.
-  private var minRiseCm: Double
   /// The rise last measured (its valley's time and its top), so a top told
   /// again is measured again only if the bar went higher.
   private var measuredRise: (valleyT: Double, topCm: Double)? = nil
@@ -74,7 +62,6 @@ public struct Analyzer: Sendable {
   private var sets = SetTracker()
   private var heights: Deque<TimedHeight> = []
   private var attitude = AttitudeLog()
-  private var lastHeight: TimedHeight? = nil
   /// When readings last resumed after a gap: a bottom next to one was not
   /// seen, so it proves nothing against a rep.
   private var lastGapEndT: Double? = nil
@@ -89,7 +76,6 @@ public struct Analyzer: Sendable {
     self.session = session
     clock = SampleClock(nominalRateHz: configuration.nominalRateHz)
     smoother = MovingAverage(windowS: configuration.smoothingWindowS)
-    minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise)
     measurer = RepMeasurer(
       smoother: configuration.smoother,
       windowS: configuration.smoothingWindowS * RepMeasurer.measurementWindowFactor)
@@ -171,18 +157,12 @@ public struct Analyzer: Sendable {
       events.append(.lift(report))
       pending = QualityCounts()
     }
-    live.inSet = false
-    live.repsInSet = 0
-    minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(session.exercise)
   }
 
   /// Exercise and load for the next set (the one in progress keeps its own).
   public mutating func prepareNextSet(exercise: Exercise?, loadKg: Double?) {
     session.exercise = exercise
     session.loadKg = loadKg
-    if sets.open == nil {
-      minRiseCm = configuration.minRomCm ?? Self.defaultMinRiseCm(exercise)
-    }
   }
 
   /// End of stream: releases everything held back, counts a rep that ends
@@ -227,7 +207,7 @@ public struct Analyzer: Sendable {
   }
 
   private mutating func track(_ s: TimedHeight, into events: inout [AnalyzerEvent]) {
-    if let previous = lastHeight {
+    if let previous = heights.last {
       let silence = s.t - previous.t
       if silence > SampleClock.lostSamplePeriods * clock.period {
         count(\.gaps)
@@ -235,7 +215,6 @@ public struct Analyzer: Sendable {
       }
       if silence > Self.maxBridgeS { smoother.reset() }
     }
-    lastHeight = s
     heights.append(s)
     while let first = heights.first, s.t - first.t > Self.maxRepBufferS { heights.removeFirst() }
     // No measurement looks at tilt older than the heights it measures.
@@ -286,14 +265,10 @@ public struct Analyzer: Sendable {
     let samples = Array(heights.drop { $0.t < from })
     guard
       let measured = measurer.measure(
-        samples: samples, rise: rise, index: sets.repsInSet + 1, attitude: attitude)
+        samples: samples, rise: rise, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
+        attitude: attitude)
     else { return }
     let rep = measured.analysis.report
-    let duration = rep.concentricEndS - rep.concentricStartS
-    guard duration >= Self.minConcentricS, duration <= Self.maxConcentricS,
-      rep.meanVelocityMps <= Self.maxMeanVelocityMps,
-      rep.romCm >= minRiseCm * Self.minRomShareOfRise
-    else { return }
     if let previousEnd = sets.lastRepEndS, rep.concentricStartS < previousEnd { return }
 
     let ends = RepRules.Ends(bottomCm: rise.valley.cm, topCm: rise.peak.cm)
@@ -367,11 +342,17 @@ public struct Analyzer: Sendable {
     afterCount(topT: rise.peak.t)
   }
 
+  /// The smallest rise that may be a rep, in one place: the exercise's (of
+  /// the open set, else the next one), raised within a set to a share of
+  /// its deepest rep.
+  private var minRiseCm: Double {
+    let base =
+      configuration.minRomCm
+      ?? Self.defaultMinRiseCm(sets.open.map { $0.exercise } ?? session.exercise)
+    return max(base, Self.minRiseShareOfSet * sets.maxRomInSetCm)
+  }
+
   private mutating func afterCount(topT: Double) {
-    live.inSet = true
-    live.repsInSet = sets.repsInSet
-    let base = configuration.minRomCm ?? Self.defaultMinRiseCm(sets.open?.exercise)
-    minRiseCm = max(base, Self.minRiseShareOfSet * sets.maxRomInSetCm)
     // The next rep's descent starts at this top: older samples can go.
     let keepFrom = topT - 2 * configuration.smoothingWindowS - 1
     while let first = heights.first, first.t < keepFrom { heights.removeFirst() }
@@ -379,18 +360,9 @@ public struct Analyzer: Sendable {
   }
 
   private mutating func checkRest(now: Double, into events: inout [AnalyzerEvent]) {
-    guard let lastEnd = sets.lastActivityEndS, now - lastEnd > configuration.setRestS else {
-      if sets.open == nil, sets.provisional == nil, let first = heights.first {
-        attitude.trim(before: first.t)
-      }
-      return
+    if sets.restIsOver(now: now, lastTurnT: turns.lastTurnT, restS: configuration.setRestS) {
+      endSet(into: &events)
     }
-    // The bar turned since the last rep (the next descent, or the next
-    // rise): someone is still lifting, the set goes on.
-    if let turn = turns.lastTurnT, turn > lastEnd, now - turn < configuration.setRestS {
-      return
-    }
-    endSet(into: &events)
   }
 
   private mutating func count(_ field: WritableKeyPath<QualityCounts, Int>) {

@@ -93,7 +93,5 @@ public struct LiveState: Equatable, Sendable {
   public var velocityMps: Double? = nil
   public var pitchDeg: Double? = nil
   public var rollDeg: Double? = nil
-  public var inSet: Bool = false
-  public var repsInSet: Int = 0
   public init() {}
 }

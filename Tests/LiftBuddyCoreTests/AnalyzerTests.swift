@@ -230,3 +230,26 @@ extension AnalyzerTests {
     #expect(withTicks == run(ticks: false))
   }
 }
+
+@Suite struct AnalyzerFloodTests {
+  @Test func aFloodAtOneInstantIsDroppedAndCountedAndTheSetAfterItStands() {
+    var analyzer = Analyzer(session: SessionInfo(source: "test", exercise: .squat))
+    var events: [AnalyzerEvent] = []
+    let flood = 200_000
+    for _ in 0..<flood {
+      analyzer.ingest(line: "s:140", at: 1.0, into: &events)
+      analyzer.ingest(line: "a:0.5:0.5", at: 1.0, into: &events)
+    }
+    // The first two seconds' worth of each kind pass, the rest is dropped.
+    let sonarPassed = Int(RateLimit.sonar.capacity)
+    let imuPassed = Int(RateLimit.attitude.capacity)
+    #expect(analyzer.totals.droppedLines == 2 * flood - sonarPassed - imuPassed)
+    // A squat set after the flood is analysed as usual.
+    let lift = SyntheticLift.squat(reps: 3)
+    for (t, line) in lift.lines(rateHz: 20) {
+      analyzer.ingest(line: line, at: 100 + t, into: &events)
+    }
+    analyzer.finish(into: &events)
+    #expect(events.reports.last?.reps.count == 3)
+  }
+}

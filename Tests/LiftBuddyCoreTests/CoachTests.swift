@@ -3,11 +3,11 @@ import Testing
 @testable import LiftBuddyCore
 
 /// A clean rep by default: 50 cm in 1 s (0.5 m/s), symmetric velocity curve
-/// (peak at half time, drive ratio 2.25·0.25·1/0.5 = 1.125), no braking
+/// (peak at half time, drive ratio 0.5625/0.5 = 1.125), no braking
 /// phase, no dip, level bar.
 private func rep(
   _ index: Int, rom: Double = 50, mv: Double = 0.5, timeToPeak: Double = 0.5,
-  bottomAccel: Double = 2.25, propulsive: Double = 1, dip: Double? = nil,
+  quarter: Double = 0.5625, propulsive: Double = 1, dip: Double? = nil,
   stickingCm: Double? = nil, pitch: Double? = 0, roll: Double? = 0
 ) -> RepAnalysis {
   let start = Double(index) * 3
@@ -17,7 +17,7 @@ private func rep(
       meanVelocityMps: mv, peakVelocityMps: mv * 1.5, meanPropulsiveVelocityMps: mv,
       timeToPeakVelocityS: timeToPeak, peakAccelerationMps2: 3, eccentricDurationS: 1.5,
       stickingPointCm: stickingCm, maxAbsPitchDeg: pitch, maxAbsRollDeg: roll),
-    bottomAccelerationMps2: bottomAccel, propulsiveFraction: propulsive,
+    quarterVelocityMps: quarter, propulsiveFraction: propulsive,
     stickingDipFraction: dip)
 }
 
@@ -150,8 +150,8 @@ struct CoachTests {
   // MARK: explosiveness
 
   @Test func slowStartOffTheBottom() {
-    // Velocity at a quarter: 1.4·0.25·1 = 0.35 m/s, ratio 0.7 < 0.75.
-    let recs = advise(replacing(cleanSet(), rep(2, bottomAccel: 1.4)))
+    // Velocity a quarter of the way through: 0.35 m/s, ratio 0.7 < 0.75.
+    let recs = advise(replacing(cleanSet(), rep(2, quarter: 0.35)))
     #expect(
       recs == [
         Recommendation(
@@ -164,7 +164,7 @@ struct CoachTests {
 
   @Test func driveJustAboveTheCutOffIsQuiet() {
     // 1.52·0.25/0.5 = 0.76.
-    #expect(advise(replacing(cleanSet(), rep(2, bottomAccel: 1.52))).isEmpty)
+    #expect(advise(replacing(cleanSet(), rep(2, quarter: 0.38))).isEmpty)
   }
 
   @Test func earlyDecelerationIntoLockout() {
@@ -188,7 +188,7 @@ struct CoachTests {
   }
 
   @Test func severalDriveFaultsOnOneRepAreOneMessage() {
-    let recs = advise(replacing(cleanSet(), rep(2, bottomAccel: 1.4, propulsive: 0.5)))
+    let recs = advise(replacing(cleanSet(), rep(2, quarter: 0.35, propulsive: 0.5)))
     #expect(
       recs.map(\.message) == [
         "Rep 2 came off the bottom slowly (0.35 m/s a quarter of the way through against 0.50 m/s on average) and eased off after 50% of the lift, letting the bar coast to lockout. Drive hard out of the bottom and keep pushing through lockout."
@@ -197,7 +197,7 @@ struct CoachTests {
 
   @Test func driveFaultsAcrossTheSetAreOneMessage() {
     let reps = replacing(
-      cleanSet(), rep(1, bottomAccel: 1.4), rep(2, bottomAccel: 1.4), rep(3, propulsive: 0.6))
+      cleanSet(), rep(1, quarter: 0.35), rep(2, quarter: 0.35), rep(3, propulsive: 0.6))
     #expect(
       advise(reps) == [
         Recommendation(
@@ -292,7 +292,7 @@ struct CoachTests {
     let reps = [
       rep(1, mv: 0.6, roll: 8),
       rep(2, mv: 0.55, dip: 0.2, stickingCm: 15),
-      rep(3, rom: 40, mv: 0.5, bottomAccel: 1, propulsive: 0.5),
+      rep(3, rom: 40, mv: 0.5, quarter: 0.25, propulsive: 0.5),
       rep(4, mv: 0.45, roll: 9),
       rep(5, mv: 0.4),
     ]
@@ -317,7 +317,7 @@ struct CoachTests {
       let reps = (1...count).map { i in
         rep(
           i, rom: 35 + next() * 20, mv: 0.2 + next() * 0.8, timeToPeak: next(),
-          bottomAccel: next() * 4, propulsive: 0.4 + next() * 0.6,
+          quarter: (next() * 4) * 0.25, propulsive: 0.4 + next() * 0.6,
           dip: next() < 0.5 ? nil : next() * 0.3, stickingCm: next() * 40,
           pitch: next() * 14, roll: next() * 14)
       }

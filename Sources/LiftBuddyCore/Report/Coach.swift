@@ -190,7 +190,7 @@ public enum Coach {
     return flagged.map { r, f in
       var clauses: [String] = []
       if f.slowStart {
-        let quarter = r.bottomAccelerationMps2 * 0.25 * r.concentricDurationS
+        let quarter = r.quarterVelocityMps
         clauses.append(
           "came off the bottom slowly (\(CoachText.mps(quarter)) a quarter of the way through against \(CoachText.mps(r.report.meanVelocityMps)) on average)"
         )

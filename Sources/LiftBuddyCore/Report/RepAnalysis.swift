@@ -5,9 +5,9 @@
 /// so that coaching stays a pure function of finished reps.
 public struct RepAnalysis: Sendable, Equatable {
   public var report: RepReport
-  /// Mean acceleration over the first 25 % of the concentric duration
-  /// (m/s²): how hard the bar is driven off the bottom.
-  public var bottomAccelerationMps2: Double
+  /// Bar velocity a quarter of the way through the concentric phase (m/s):
+  /// how hard the bar is driven off the bottom.
+  public var quarterVelocityMps: Double
   /// Share (0…1) of the concentric duration before the bar starts
   /// decelerating faster than gravity (a < −9.81 m/s², the end of the
   /// propulsive phase, Sánchez-Medina et al. 2010); 1 when it never does.
@@ -17,11 +17,11 @@ public struct RepAnalysis: Sendable, Equatable {
   public var stickingDipFraction: Double?
 
   public init(
-    report: RepReport, bottomAccelerationMps2: Double, propulsiveFraction: Double,
+    report: RepReport, quarterVelocityMps: Double, propulsiveFraction: Double,
     stickingDipFraction: Double?
   ) {
     self.report = report
-    self.bottomAccelerationMps2 = bottomAccelerationMps2
+    self.quarterVelocityMps = quarterVelocityMps
     self.propulsiveFraction = propulsiveFraction
     self.stickingDipFraction = stickingDipFraction
   }
@@ -32,15 +32,12 @@ public struct RepAnalysis: Sendable, Equatable {
   }
 
   /// Bar velocity a quarter of the way through the concentric phase, over
-  /// the rep's mean velocity. The velocity is 0 at the bottom, so the
-  /// velocity at 25 % of the duration is exactly the mean acceleration over
-  /// that quarter times the quarter's length. Dimensionless, so one
-  /// threshold fits every load; nil when the rep has no duration or speed.
+  /// the rep's mean velocity. Dimensionless, so one threshold fits every
+  /// load; nil when the rep has no duration or speed.
   var driveRatio: Double? {
-    let duration = concentricDurationS
     let mean = report.meanVelocityMps
-    guard duration > 0, mean > 0 else { return nil }
-    return bottomAccelerationMps2 * 0.25 * duration / mean
+    guard concentricDurationS > 0, mean > 0 else { return nil }
+    return quarterVelocityMps / mean
   }
 
   /// When peak velocity comes, as a share (0…1) of the concentric duration.

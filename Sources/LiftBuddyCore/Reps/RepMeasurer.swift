@@ -68,7 +68,35 @@ struct RepMeasurer: Sendable {
     var eccentricStartS: Double?
   }
 
+  /// Concentric phases shorter than this, or faster on average, are not a
+  /// barbell moved by a person (a knock on the clip, a dropped bar).
+  static let minConcentricS = 0.15
+  static let maxMeanVelocityMps = 3.0
+  /// The slowest grinders take 3–5 s to lock out; a rise that takes longer
+  /// is the bar being carried or drifting, not a rep.
+  static let maxConcentricS = 8.0
+  /// The measured range may fall short of the smoothed rise a little (the
+  /// ends are fitted, not picked), but not by a quarter.
+  static let minRomShareOfRise = 0.75
+
+  /// The rise measured, or nil when what was measured is no barbell rep
+  /// (the plausibility gates above).
   func measure(
+    samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, minRiseCm: Double,
+    attitude: AttitudeLog
+  ) -> Measured? {
+    guard let m = measureScaled(samples: samples, rise: rise, index: index, attitude: attitude)
+    else { return nil }
+    let rep = m.analysis.report
+    let duration = rep.concentricEndS - rep.concentricStartS
+    guard duration >= Self.minConcentricS, duration <= Self.maxConcentricS,
+      rep.meanVelocityMps <= Self.maxMeanVelocityMps,
+      rep.romCm >= minRiseCm * Self.minRomShareOfRise
+    else { return nil }
+    return m
+  }
+
+  private func measureScaled(
     samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, attitude: AttitudeLog
   ) -> Measured? {
     // A fast rep (a light bench press rises in a third of a second) would
@@ -180,7 +208,7 @@ struct RepMeasurer: Sendable {
       ? max(position(samples, at: propulsiveEnd) - bottom, 0) / propulsiveDuration : mean
 
     let driveT = start + Self.bottomDriveShare * duration
-    let bottomAcceleration = velocity(k, at: driveT) / (Self.bottomDriveShare * duration)
+    let quarterVelocity = velocity(k, at: driveT)
 
     let sticking = stickingPoint(k, from: start, to: end)
     let stickingCm = sticking.map { (position(samples, at: $0.t) - bottom) * 100 }
@@ -206,7 +234,7 @@ struct RepMeasurer: Sendable {
       maxAbsRollDeg: tilt.map { ReportRounding.degrees($0.roll) })
     let analysis = RepAnalysis(
       report: report,
-      bottomAccelerationMps2: bottomAcceleration,
+      quarterVelocityMps: quarterVelocity,
       propulsiveFraction: min(max(propulsiveDuration / duration, 0), 1),
       stickingDipFraction: sticking?.fraction)
     return Measured(analysis: analysis, eccentricStartS: eccentricStart)
