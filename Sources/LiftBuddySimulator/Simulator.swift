@@ -50,7 +50,8 @@ public enum Simulator {
     var log = FaultLog()
     let raw = request.transport == .raw
     var sonar = SonarModel(
-      noise: request.noise, firmware: request.firmware, allowsMissingLines: !raw, rng: &sensorRng)
+      noise: request.noise, firmware: request.firmware, allowsMissingLines: !raw,
+      scale: plan.sensor.speedOfSoundScale, rng: &sensorRng)
     // A raw capture is timed by counting lines at the nominal rate, so only
     // a clip on a timer grid gives one whose truth is physical.
     var clip = ClipEmitter(
@@ -72,7 +73,7 @@ public enum Simulator {
     let clock = StreamClock(
       sonarTimes: request.transport == .raw ? clip.sonarTimes : nil, nominalRateHz: rate)
     let builder = TruthBuilder(trajectory: plan.trajectory, imu: imu, clock: clock)
-    let truth = Truth(
+    var truth = Truth(
       stream: request.streamName, seed: request.seed, transport: request.transport.rawValue,
       noise: request.noise.rawValue, firmware: request.firmware.rawValue,
       sets: plan.sets.map { builder.set($0, exercise: request.exercise.rawValue) },
@@ -81,6 +82,10 @@ public enum Simulator {
           kind: $0.kind, startS: FixedDecimal.round(clock.map($0.startS), 3),
           endS: FixedDecimal.round(clock.map($0.endS), 3))
       }, faults: log)
+    truth.scenario = request.scenario
+    if plan.sensor.speedOfSoundScale != 1 {
+      truth.speedOfSoundScale = FixedDecimal.round(plan.sensor.speedOfSoundScale, 4)
+    }
     return SimulatedStream(bytes: bytes, truth: truth, rateHz: rate)
   }
 }

@@ -16,6 +16,12 @@ public struct Truth: Codable, Sendable, Equatable {
   public var nonReps: [NonRepPlan]
   /// What the simulator did to the stream; absent for hand-made streams.
   public var faults: FaultLog?
+  /// The named scenario (`liftbuddy simulate --scenario`), if any.
+  public var scenario: String? = nil
+  /// The sonar read distances times this (the air's speed of sound against
+  /// the clip's assumed one). Truth figures are the bar's real ones, so a
+  /// scale of 1.03 makes a perfect analyzer read ROM and velocity 3 % high.
+  public var speedOfSoundScale: Double? = nil
 
   public init(
     stream: String, seed: UInt64?, transport: String?, noise: String?, firmware: String? = nil,
@@ -35,7 +41,8 @@ public struct Truth: Codable, Sendable, Equatable {
   enum CodingKeys: String, CodingKey {
     case format, stream, seed, transport, noise, firmware, sets
     case nonReps = "non_reps"
-    case faults
+    case faults, scenario
+    case speedOfSoundScale = "speed_of_sound_scale"
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -49,6 +56,8 @@ public struct Truth: Codable, Sendable, Equatable {
     try c.encode(sets, forKey: .sets)
     try c.encode(nonReps, forKey: .nonReps)
     try c.encodeIfPresent(faults, forKey: .faults)
+    try c.encodeIfPresent(scenario, forKey: .scenario)
+    try c.encodeIfPresent(speedOfSoundScale, forKey: .speedOfSoundScale)
   }
 }
 
