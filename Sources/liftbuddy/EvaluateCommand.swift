@@ -267,7 +267,16 @@ struct EvaluateCommand: AsyncParsableCommand {
     if by != .none {
       var groups: [String: [Int]] = [:]
       for (i, c) in cases.enumerated() {
-        let key = by == .speed ? Self.speedClass(results[i].truth) : (c.keys[by] ?? results[i].truth.sets.first?.exercise ?? "-")
+        let truth = results[i].truth
+        let key: String
+        switch by {
+        case .speed: key = Self.speedClass(truth)
+        case .exercise: key = c.keys[by] ?? truth.sets.first?.exercise ?? "none"
+        case .scenario: key = c.keys[by] ?? truth.scenario ?? "file"
+        case .noise: key = c.keys[by] ?? truth.noise ?? "hand-made"
+        case .transport: key = c.keys[by] ?? truth.transport ?? "hand-made"
+        case .none: key = "-"
+        }
         groups["\(by.rawValue)=\(key)", default: []].append(i)
       }
       for key in groups.keys.sorted() {
