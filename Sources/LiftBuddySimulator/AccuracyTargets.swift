@@ -48,7 +48,8 @@ public struct AccuracyTargets: Sendable {
     check(score.peakVelocity, "peak-velocity", peakVelocityMaeMps, "m/s", &misses)
     check(score.rom, "ROM", romMaeCm, "cm", &misses)
     if let limit = repPrecision, (score.repPrecision ?? 0) < limit {
-      misses.append("rep precision \(ScoreTable.decimal(score.repPrecision ?? 0, 3)) (target ≥ \(limit))")
+      misses.append(
+        "rep precision \(ScoreTable.decimal(score.repPrecision ?? 0, 3)) (target ≥ \(limit))")
     }
     if let limit = repRecall, (score.repRecall ?? 0) < limit {
       misses.append("rep recall \(ScoreTable.decimal(score.repRecall ?? 0, 3)) (target ≥ \(limit))")
@@ -65,7 +66,8 @@ public struct AccuracyTargets: Sendable {
     if let limit = repLatencyP90S {
       if let p90 = Score.quantile(score.repLatencies, 0.9) {
         if p90 > limit {
-          misses.append("rep event p90 \(ScoreTable.decimal(p90, 2)) s after lockout (target ≤ \(limit))")
+          misses.append(
+            "rep event p90 \(ScoreTable.decimal(p90, 2)) s after lockout (target ≤ \(limit))")
         }
       } else {
         misses.append("rep event latency: no rep events matched")

@@ -64,12 +64,16 @@ public enum Scenario: String, CaseIterable, Sendable {
     case .clipHandling: "the clip clipped on and handled: brief large false readings (52→95→52 cm)"
     case .sensorFaults:
       "dirty sonar: spikes, stuck values, dropouts, garbage lines, no-echo stretches, plate echoes, speed of sound ±3 %"
-    case .legacySweep: "the original sweep: any exercise, transport, noise, rack moves, grinders, pauses"
+    case .legacySweep:
+      "the original sweep: any exercise, transport, noise, rack moves, grinders, pauses"
     case .carryAndLoad:
       "bar carried to the rack, plates loaded with bumps, sets, carried away and put down"
-    case .sessionMess: "everything at once: handling, clip, faults, re-grips, failed reps, several sets"
-    case .seatedPress: "seated press: hooks above the shoulders, lift over and lower to the shoulders"
-    case .heavySingles: "singles and doubles at 0.15–0.35 m/s, grinders, a failed attempt now and then"
+    case .sessionMess:
+      "everything at once: handling, clip, faults, re-grips, failed reps, several sets"
+    case .seatedPress:
+      "seated press: hooks above the shoulders, lift over and lower to the shoulders"
+    case .heavySingles:
+      "singles and doubles at 0.15–0.35 m/s, grinders, a failed attempt now and then"
     case .speedWork: "speed work: 2–3 reps at 1.0–1.6 m/s, short rests"
     }
   }

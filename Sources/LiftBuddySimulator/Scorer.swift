@@ -20,8 +20,12 @@ public enum Scorer {
     let truthReps = truth.sets.flatMap(\.reps)
     let spans = truthReps.map { ($0.concentricStartS, $0.concentricEndS) }
     let finals = analysis.finalReps
-    for pair in pairs(finals.map { ($0.rep.concentricStartS, $0.rep.concentricEndS) }, spans, by: intersectionOverUnion) {
-      score.repLatencies.append(finals[pair.found].streamTime - truthReps[pair.truth].concentricEndS)
+    for pair in pairs(
+      finals.map { ($0.rep.concentricStartS, $0.rep.concentricEndS) }, spans,
+      by: intersectionOverUnion)
+    {
+      score.repLatencies.append(
+        finals[pair.found].streamTime - truthReps[pair.truth].concentricEndS)
     }
     let provisionals = analysis.provisionalReps
     let provisionalPairs = pairs(

@@ -48,6 +48,13 @@ extension SessionPlanner {
   static let clipHumpCm: ClosedRange<Double> = 20...45
   static let clipHumpS: ClosedRange<Double> = 0.2...0.8
   static let slowestStyledVelocityMps = 0.12
+  /// Clean and press: the bar rests on blocks or low pins instead of the
+  /// floor; a clean is put back down and done again; a dip and drive sets
+  /// the bar in the rack position before the first press.
+  static let blocksChance = 0.4
+  static let blocksCm: ClosedRange<Double> = 40...55
+  static let abortedCleanChance = 0.25
+  static let setUpDipChance = 0.5
 
   mutating func styledPlan(_ style: SessionStyle) -> SessionPlan {
     let exercise = request.exercise
@@ -64,11 +71,15 @@ extension SessionPlanner {
     default: hooks = repStart - rng.uniform(Self.rackLiftCm)
     }
     let racked = exercise != .deadlift && !style.cleanEachSet
+    // Presses cleaned from where the bar rests: the floor, or low blocks or
+    // pins (the real press recordings start from about 50 cm).
+    let barRest =
+      style.cleanEachSet && rng.chance(Self.blocksChance) ? rng.uniform(Self.blocksCm) : floor
     let startLevel: Double
     switch style.start {
     case .inPosition: startLevel = repStart
-    case .hooks: startLevel = racked ? hooks : floor
-    case .floor: startLevel = floor
+    case .hooks: startLevel = racked ? hooks : barRest
+    case .floor: startLevel = barRest
     }
     level = startLevel
     let lifterVelocity =
@@ -116,7 +127,15 @@ extension SessionPlanner {
       // To where the first rep starts.
       if setIndex == 0, style.start == .inPosition {
       } else if style.cleanEachSet {
+        if rng.chance(Self.abortedCleanChance) {
+          // Up to the shoulders, not happy with the rack position, back down.
+          clean(to: repStart, hips: hips)
+          hold(rng.uniform(0.5...2))
+          putDown(hips: hips, to: barRest)
+          hold(rng.uniform(2...6))
+        }
         clean(to: repStart, hips: hips)
+        if rng.chance(Self.setUpDipChance) { regripAtBottom() }
       } else if racked {
         walkedOut = unrackStyled(to: repStart, seated: seated, walkOut: style.walkOut)
       } else {
@@ -151,7 +170,7 @@ extension SessionPlanner {
         move(by: hooks - level, over: rng.uniform(0.3...0.6))
         nonReps.append(NonRepPlan(kind: .offPins, startS: start, endS: t))
       } else if style.cleanEachSet {
-        putDown(hips: hips)
+        putDown(hips: hips, to: barRest)
       } else if racked {
         rerackStyled(hooks, walkedIn: walkedOut, overHooks: style.overHooks)
       } else {
@@ -163,7 +182,7 @@ extension SessionPlanner {
       let start = t
       move(by: rng.uniform(Self.hookLipCm), over: rng.uniform(0.3...0.6))
       nonReps.append(NonRepPlan(kind: .unrack, startS: start, endS: t))
-      putDown(hips: hips)
+      putDown(hips: hips, to: floor)
     }
     t += rng.uniform(Self.leadOutS)
     if style.noEchoStretches {
@@ -213,7 +232,9 @@ extension SessionPlanner {
     let grinder = o.grinder && index == o.reps
     if grinder { return (min(rng.uniform(Self.grinderVelocityMps), o.firstVelocity), true) }
     let faded = o.firstVelocity * pow(1 - o.fatiguePerRep, Double(index - 1))
-    return (max(faded * (1 + Self.repSpread * rng.gaussian()), Self.slowestStyledVelocityMps), false)
+    return (
+      max(faded * (1 + Self.repSpread * rng.gaussian()), Self.slowestStyledVelocityMps), false
+    )
   }
 
   private mutating func styledBottomTurn(
@@ -255,7 +276,8 @@ extension SessionPlanner {
       t = eccentric.end + rng.uniform(0...0.2)
       let partial = rom * rng.uniform(Self.failedShare)
       let up = partial / 100 / rng.uniform(Self.failedVelocityMps)
-      pulses.append(VelocityPulse(start: t, duration: up, displacementCm: partial, rise: 0.3, fall: 0.5))
+      pulses.append(
+        VelocityPulse(start: t, duration: up, displacementCm: partial, rise: 0.3, fall: 0.5))
       t += up + rng.uniform(Self.failedStallS)
       if request.exercise == .squat {
         // Down onto the safety pins; the lifter crawls out.
@@ -326,7 +348,8 @@ extension SessionPlanner {
       let start = t
       let partial = rom * rng.uniform(Self.failedShare)
       let up = partial / 100 / rng.uniform(Self.failedVelocityMps)
-      pulses.append(VelocityPulse(start: t, duration: up, displacementCm: partial, rise: 0.3, fall: 0.5))
+      pulses.append(
+        VelocityPulse(start: t, duration: up, displacementCm: partial, rise: 0.3, fall: 0.5))
       t += up + rng.uniform(Self.failedStallS)
       move(by: -partial, over: rng.uniform(0.6...1.2))
       level += partial
@@ -388,7 +411,8 @@ extension SessionPlanner {
     hold(rng.uniform(Self.beforeRerackS))
     let start = t
     if overHooks {
-      move(by: max(level, hooks) + rng.uniform(Self.hookLipCm) - level, over: rng.uniform(0.3...0.7))
+      move(
+        by: max(level, hooks) + rng.uniform(Self.hookLipCm) - level, over: rng.uniform(0.3...0.7))
       hold(rng.uniform(0...0.3))
     }
     move(by: hooks - level, over: rng.uniform(Self.rackMoveS))
@@ -414,14 +438,15 @@ extension SessionPlanner {
     nonReps.append(NonRepPlan(kind: .clean, startS: start, endS: t))
   }
 
-  /// Shoulders (or hooks) to the hips, then to the floor; the plates settle.
-  mutating func putDown(hips: Double) {
+  /// Shoulders (or hooks) to the hips, then down to `rest` (the floor, where
+  /// the bumpers settle, or blocks).
+  mutating func putDown(hips: Double, to rest: Double) {
     let start = t
     if level > hips + 5 { move(by: hips - level, over: rng.uniform(0.5...0.9)) }
     hold(rng.uniform(0.3...1.0))
-    move(by: ExerciseProfile.plateRadiusCm - level, over: rng.uniform(0.8...1.3))
+    move(by: rest - level, over: rng.uniform(0.8...1.3))
     nonReps.append(NonRepPlan(kind: .putDown, startS: start, endS: t))
-    settle()
+    if rest <= ExerciseProfile.plateRadiusCm { settle() }
   }
 
   /// Plates slid on: each bumps the bar; the clip's end levers up or down

@@ -26,8 +26,18 @@ public struct SimulatedStream: Sendable {
 /// - `TruthBuilder` measures every rep on the noise-free trajectory, on the
 ///   clock the stream's reader will use (`StreamClock`).
 ///
-/// Tuning loop: `liftbuddy evaluate --sweep` (`SweepScenario` draws the
-/// sessions, `Scorer` compares reports with truth, `ScoreTable` prints).
+/// Named scenarios (`Scenario`, `liftbuddy simulate --scenario`) add a
+/// `SessionStyle`: the scenario planner (`SessionPlanner+Styled`) then lays
+/// out whole sessions with what lifters do around their sets (floor to rack,
+/// cleans, unracks, re-grips, failed reps, plates, carries), and
+/// `SensorArtifacts` what only the sensor sees (clip handling, no-echo
+/// stretches, the speed of sound).
+///
+/// Tuning loop: `liftbuddy evaluate --split tune` (scenarios and seeds the
+/// analyzer may be tuned on; `--split heldout` only measures), or the
+/// original `--sweep` (`SweepScenario`); `TimedAnalysis` runs the analyzer
+/// row by row for rep-event latency, `Scorer` compares reports with truth,
+/// `ScoreTable` prints.
 public enum Simulator {
   /// Sonar rates of HC-SR04 clips in the wild: slower ones wait out echoes
   /// from 4 m, faster ones stop listening early.

@@ -12,7 +12,8 @@ import LiftBuddySimulator
 struct EvaluateCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "evaluate",
-    abstract: "Score the analyzer against ground truth: scenario splits, a sweep, files, or real recordings.",
+    abstract:
+      "Score the analyzer against ground truth: scenario splits, a sweep, files, or real recordings.",
     discussion: """
       Tune on `--split tune` (scenarios and seeds below 5000); `--split heldout`
       (other scenarios, seeds from 5000) is for measuring only. Columns: see
@@ -33,7 +34,8 @@ struct EvaluateCommand: AsyncParsableCommand {
   var sweep = false
   @Option(
     help:
-      "Seeds: N, A...B or A..<B (default: --split tune 1...8, heldout 5000...5007; --sweep 1...10).")
+      "Seeds: N, A...B or A..<B (default: --split tune 1...8, heldout 5000...5007; --sweep 1...10)."
+  )
   var seeds: String?
   @Option(help: "Noise levels for --sweep (comma-separated; default all).")
   var noise: String?
@@ -47,7 +49,8 @@ struct EvaluateCommand: AsyncParsableCommand {
   var window: Double?
   @Option(help: "Streams simulated and analysed at once (the machine is shared: default 1).")
   var jobs: Int = 1
-  @Option(help: "Rows per group as well as TOTAL: none, exercise, scenario, speed, noise, transport.")
+  @Option(
+    help: "Rows per group as well as TOTAL: none, exercise, scenario, speed, noise, transport.")
   var by: Grouping = .scenario
   @Flag(name: .customLong("per-stream"), help: "Also print one row per stream.")
   var perStream = false
@@ -151,7 +154,8 @@ struct EvaluateCommand: AsyncParsableCommand {
             for n in noises {
               let r = SweepScenario.request(seed: seed, exercise: e, transport: t, noise: n)
               cases.append(
-                Case(name: r.streamName, request: r, file: nil, keys: Self.keys(r, scenario: "sweep")))
+                Case(
+                  name: r.streamName, request: r, file: nil, keys: Self.keys(r, scenario: "sweep")))
             }
           }
         }
@@ -257,7 +261,8 @@ struct EvaluateCommand: AsyncParsableCommand {
   private func printTable(cases: [Case], scores results: [Result], baseline: [Score]?) {
     var header = "evaluate: "
     if let split {
-      header += "split=\(split.rawValue), \(Set(cases.compactMap { $0.keys[.scenario] }).count) scenarios, "
+      header +=
+        "split=\(split.rawValue), \(Set(cases.compactMap { $0.keys[.scenario] }).count) scenarios, "
     }
     print(header + "\(cases.count) streams")
     var rows: [(label: String, score: Score)] = []
@@ -294,7 +299,8 @@ struct EvaluateCommand: AsyncParsableCommand {
         rows.append(("liftbuddy \(c.name)", s))
         if failures, wrong, let r = c.request {
           if let scenario = r.scenario, let seed = c.seed {
-            reruns.append("liftbuddy simulate --scenario \(scenario) --seed \(seed) --output \(r.streamName)")
+            reruns.append(
+              "liftbuddy simulate --scenario \(scenario) --seed \(seed) --output \(r.streamName)")
           } else {
             reruns.append(Self.simulateCommand(r))
           }
@@ -338,7 +344,9 @@ struct EvaluateCommand: AsyncParsableCommand {
       return
     }
     let truth = try RealTruth.read(Data(contentsOf: truthURL))
-    var rows: [[String]] = [["tool", "file", "header", "found", "truth", "exact", "+reps", "-reps"]]
+    var rows: [[String]] = [
+      ["tool", "file", "header", "found", "truth", "exact", "+reps", "-reps"]
+    ]
     var totals: [String: RepCountCheck.Result] = [:]
     var order: [String] = []
     func add(_ tool: String, _ file: String, _ variant: String, _ found: [Int], _ expected: [Int]) {

@@ -43,7 +43,8 @@ struct SimulateCommand: AsyncParsableCommand {
       "A named scenario (a whole session; --seed picks the lifter, exercise, transport and noise; the options above are then ignored)."
   )
   var scenario: String?
-  @Flag(name: .customLong("list-scenarios"), help: "List the scenarios, their split and what they do.")
+  @Flag(
+    name: .customLong("list-scenarios"), help: "List the scenarios, their split and what they do.")
   var listScenarios = false
   @Option(help: "Stream file to write; the truth goes beside it (.lbs → .truth.json).")
   var output: String?
@@ -84,7 +85,8 @@ struct SimulateCommand: AsyncParsableCommand {
       for split in Scenario.Split.allCases {
         let seeds =
           split == .tune
-          ? "seeds < \(Scenario.heldOutSeeds.lowerBound)" : "seeds ≥ \(Scenario.heldOutSeeds.lowerBound)"
+          ? "seeds < \(Scenario.heldOutSeeds.lowerBound)"
+          : "seeds ≥ \(Scenario.heldOutSeeds.lowerBound)"
         print("\(split.rawValue) (\(seeds)):")
         for s in Scenario.scenarios(in: split) {
           print("  \(s.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) \(s.summary)")

@@ -33,7 +33,9 @@ struct AccuracyTests {
 
   @Test(
     "The analyzer meets issue 8's targets on the scenario samples",
-    .enabled(if: issue8Enabled, "set LIFTBUDDY_ISSUE8_TARGETS=1 to hold the scenario samples to issue 8's targets"))
+    .enabled(
+      if: issue8Enabled,
+      "set LIFTBUDDY_ISSUE8_TARGETS=1 to hold the scenario samples to issue 8's targets"))
   func issue8Targets() throws {
     let files = try Self.streamsWithTruth(scenarios: true)
     #expect(!files.isEmpty, "no scenario-* samples: run scripts/make-samples.sh")

@@ -44,7 +44,10 @@ struct EvaluationTests {
       LiftReport(
         id: "a", source: "t", exercise: nil, loadKg: nil, startedAt: "", endedAt: "", startS: 10,
         endS: 20,
-        reps: [Self.rep(10, 11, pitch: 2), Self.rep(14, 15, pitch: 2, sticking: 18), Self.rep(18, 19, pitch: 2, sticking: 5)],
+        reps: [
+          Self.rep(10, 11, pitch: 2), Self.rep(14, 15, pitch: 2, sticking: 18),
+          Self.rep(18, 19, pitch: 2, sticking: 5),
+        ],
         summary: SetSummary(
           repCount: 3, bestMeanVelocityMps: nil, velocityLossPct: nil, estimatedOneRepMaxKg: nil),
         recommendations: [], quality: QualityCounts()),
