@@ -270,10 +270,12 @@ extension SessionPlanner {
     var outcome = SetOutcome(reps: reps)
     if o.fails {
       hold(rng.uniform(Self.topPauseS))
-      let start = t
       let eccentric = pulse(at: t, displacement: -rom, duration: rng.uniform(Self.eccentricS))
       pulses.append(eccentric)
       t = eccentric.end + rng.uniform(0...0.2)
+      // The failed rep is the rise that did not lock out (the lowering
+      // before it is an ordinary eccentric).
+      let start = t
       let partial = rom * rng.uniform(Self.failedShare)
       let up = partial / 100 / rng.uniform(Self.failedVelocityMps)
       pulses.append(
