@@ -502,11 +502,22 @@ extension SessionPlanner {
   }
 
   /// A press re-grip at the shoulders: a knee dip and drive (the bar pops
-  /// up off the shoulders and settles back), inside a 2–3 s pause.
+  /// up off the shoulders and settles back), inside a 2–3 s pause; a
+  /// deadlift's grip reset on the floor.
   mutating func regripAtBottom() {
     let start = t
     let pause = rng.uniform(Self.regripPauseS)
     hold(rng.uniform(0.3...0.6))
+    if request.exercise == .deadlift {
+      // On the floor the grip is reset with a tug: the bar breaks off the
+      // floor by a centimetre or two and is set back.
+      let tug = rng.uniform(1...3)
+      move(by: tug, over: rng.uniform(0.2...0.4))
+      move(by: -tug, over: rng.uniform(0.2...0.4))
+      t = max(t + 0.1, start + pause)
+      nonReps.append(NonRepPlan(kind: .regrip, startS: start, endS: t))
+      return
+    }
     let dip = rng.uniform(Self.regripDipCm)
     let pop = rng.uniform(2...6)
     move(by: -dip, over: rng.uniform(0.25...0.35))

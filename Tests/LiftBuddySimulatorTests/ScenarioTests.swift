@@ -80,6 +80,28 @@ struct ScenarioTests {
     }
   }
 
+  @Test(
+    "The bar never goes through the floor nor above a standing lifter's reach",
+    arguments: Scenario.allCases)
+  func physicalHeights(scenario: Scenario) {
+    for n in UInt64(1)...4 {
+      let plan = Self.plan(scenario.request(seed: Self.seed(scenario, n)))
+      var t = 0.0
+      var lowest = Double.infinity
+      var highest = -Double.infinity
+      while t < plan.durationS {
+        let h = plan.trajectory.height(at: t)
+        lowest = min(lowest, h)
+        highest = max(highest, h)
+        t += 0.02
+      }
+      #expect(
+        lowest >= ExerciseProfile.plateRadiusCm - 0.01,
+        "\(scenario.rawValue) seed \(n): \(lowest) cm")
+      #expect(highest <= 230, "\(scenario.rawValue) seed \(n): \(highest) cm")
+    }
+  }
+
   @Test("Floor to rack: the bar rises one way from the floor to the hooks, and stays")
   func floorToRack() {
     for n in UInt64(1)...4 {
