@@ -38,6 +38,25 @@ public struct Truth: Codable, Sendable, Equatable {
     self.faults = faults
   }
 
+  /// The truth as the sensor saw it: ROM and velocities times the
+  /// speed-of-sound scale, which is what a perfect analysis of the readings
+  /// would report. Scoring against it separates the air's error from the
+  /// analyzer's.
+  public var inSensorFrame: Truth {
+    guard let scale = speedOfSoundScale, scale != 1 else { return self }
+    var t = self
+    for i in t.sets.indices {
+      for j in t.sets[i].reps.indices {
+        t.sets[i].reps[j].romCm *= scale
+        t.sets[i].reps[j].meanVelocityMps *= scale
+        t.sets[i].reps[j].peakVelocityMps *= scale
+        t.sets[i].reps[j].stickingPointCm = t.sets[i].reps[j].stickingPointCm.map { $0 * scale }
+      }
+    }
+    t.speedOfSoundScale = nil
+    return t
+  }
+
   enum CodingKeys: String, CodingKey {
     case format, stream, seed, transport, noise, firmware, sets
     case nonReps = "non_reps"

@@ -58,6 +58,12 @@ struct EvaluateCommand: AsyncParsableCommand {
     help:
       "Also print each stream whose set or rep count is wrong, with the command that writes it.")
   var failures = false
+  @Flag(
+    name: .customLong("sensor-frame"),
+    help:
+      "Score against ROM and velocities as the sensor saw them (times the stream's speed-of-sound scale): the analyzer's own error, without the air's."
+  )
+  var sensorFrame = false
   @Option(help: "Baseline script to run on the same streams (scripts/baseline.py).")
   var baseline: String?
   @Option(help: "Python for --baseline (needs NumPy and SciPy).")
@@ -87,7 +93,8 @@ struct EvaluateCommand: AsyncParsableCommand {
     var missed: [String] = []
     if split != nil || sweep || !files.isEmpty {
       let cases = try makeCases()
-      let results = await Self.evaluate(cases, jobs: max(jobs, 1), configuration: configuration)
+      let results = await Self.evaluate(
+        cases, jobs: max(jobs, 1), configuration: configuration, sensorFrame: sensorFrame)
       let baselineScores = try baseline.map { try runBaseline(cases, results: results, script: $0) }
       printTable(cases: cases, scores: results, baseline: baselineScores)
       let targets = split != nil ? AccuracyTargets.issue8 : AccuracyTargets()
@@ -195,9 +202,9 @@ struct EvaluateCommand: AsyncParsableCommand {
   /// Simulates (or reads), analyses row by row and scores each case, `jobs`
   /// at a time; results come back in case order whatever the worker count,
   /// so the table is the same bytes with --jobs 1 or 8.
-  private static func evaluate(_ cases: [Case], jobs: Int, configuration: AnalyzerConfiguration)
-    async -> [Result]
-  {
+  private static func evaluate(
+    _ cases: [Case], jobs: Int, configuration: AnalyzerConfiguration, sensorFrame: Bool
+  ) async -> [Result] {
     await withTaskGroup(of: (Int, [Result]).self) { group in
       for worker in 0..<jobs {
         group.addTask {
@@ -205,7 +212,7 @@ struct EvaluateCommand: AsyncParsableCommand {
           for index in stride(from: worker, to: cases.count, by: jobs) {
             let c = cases[index]
             let bytes: [UInt8]
-            let truth: Truth
+            var truth: Truth
             if let request = c.request {
               let stream = Simulator.run(request)
               bytes = stream.bytes
@@ -221,6 +228,7 @@ struct EvaluateCommand: AsyncParsableCommand {
                   stream: c.name, seed: nil, transport: nil, noise: nil, sets: [], nonReps: [],
                   faults: nil)
             }
+            if sensorFrame { truth = truth.inSensorFrame }
             let outcome = TimedAnalysis.run(
               bytes, sourceName: "replay:\(c.name)", configuration: configuration)
             results.append(
