@@ -141,24 +141,26 @@ public enum Scenario: String, CaseIterable, Sendable {
       s = SessionStyle(repsPerSet: sets(1...1, reps: 3...10, &rng))
       s.start = .inPosition
       s.pausedChance = bench ? 0.5 : 0.2
-      s.grinderChance = 0.15
+      s.grinderChance = 0.3
     case .rackSession:
       s = SessionStyle(repsPerSet: sets(3...3, reps: 3...8, &rng))
       s.restS = 60...240
       s.plateLoading = true
       s.pausedChance = bench ? 0.5 : 0.1
-      s.grinderChance = 0.1
+      s.grinderChance = 0.25
     case .floorToRack:
       s = SessionStyle(repsPerSet: sets(1...2, reps: 3...8, &rng))
       s.start = .floor
       s.floorToRack = true
       s.putDownAtEnd = rng.chance(0.6)
       s.plateLoading = rng.chance(0.5)
+      s.grinderChance = 0.2
     case .cleanAndPress:
       s = SessionStyle(repsPerSet: sets(2...3, reps: 3...8, &rng))
       s.start = .floor
       s.cleanEachSet = true
       s.restS = 60...180
+      s.grinderChance = 0.2
     case .deadliftPlatform:
       s = SessionStyle(repsPerSet: sets(2...3, reps: 1...6, &rng))
       s.start = .floor
@@ -171,6 +173,7 @@ public enum Scenario: String, CaseIterable, Sendable {
       s = SessionStyle(repsPerSet: sets(1...2, reps: 5...10, &rng))
       s.regripChance = 1
       s.pausedChance = bench ? 0.3 : 0
+      s.grinderChance = 0.2
     case .clipHandling:
       s = SessionStyle(repsPerSet: sets(1...2, reps: 3...8, &rng))
       s.clipHandling = true
@@ -181,6 +184,7 @@ public enum Scenario: String, CaseIterable, Sendable {
       s.noEchoStretches = true
       s.extraEchoes = true
       s.imuNoiseDeg = 0.2...1.0
+      s.grinderChance = 0.2
     case .legacySweep:
       s = SessionStyle(repsPerSet: [1])  // not used: the sweep has its own request
     case .carryAndLoad:
