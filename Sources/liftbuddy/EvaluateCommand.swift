@@ -106,7 +106,13 @@ struct EvaluateCommand: AsyncParsableCommand {
         missed.isEmpty
           ? "targets: all met" : "targets missed:\n  " + missed.joined(separator: "\n  "))
     }
-    if let real { try checkReal(directory: real, configuration: configuration) }
+    if let real {
+      let realMisses = try checkReal(directory: real, configuration: configuration)
+      if !realMisses.isEmpty {
+        print("real recordings missed:\n  " + realMisses.joined(separator: "\n  "))
+      }
+      missed += realMisses
+    }
     if check, !missed.isEmpty { throw ExitCode(1) }
   }
 
@@ -169,8 +175,13 @@ struct EvaluateCommand: AsyncParsableCommand {
       }
       return cases
     }
-    return files.map { file in
-      Case(name: URL(fileURLWithPath: file).lastPathComponent, request: nil, file: file, keys: [:])
+    return try files.map { file in
+      let truthPath = TruthFile.path(forStream: file)
+      guard FileManager.default.fileExists(atPath: truthPath) else {
+        throw ValidationError("no truth beside \(file) (looked for \(truthPath))")
+      }
+      return Case(
+        name: URL(fileURLWithPath: file).lastPathComponent, request: nil, file: file, keys: [:])
     }
   }
 
@@ -344,12 +355,16 @@ struct EvaluateCommand: AsyncParsableCommand {
   /// Rep counts on real recordings: each file as recorded and with its
   /// `# exercise:` header removed (the analyzer must not need it), beside
   /// the baseline script's counts on the same file.
-  private func checkReal(directory: String, configuration: AnalyzerConfiguration) throws {
+  /// Returns what missed issue 8's target there: every set exactly right,
+  /// with and without the header.
+  private func checkReal(directory: String, configuration: AnalyzerConfiguration) throws
+    -> [String]
+  {
     let dir = URL(fileURLWithPath: directory)
     let truthURL = dir.appendingPathComponent("truth.json")
     guard FileManager.default.fileExists(atPath: truthURL.path) else {
       print("real: no \(truthURL.path); skipped")
-      return
+      return []
     }
     let truth = try RealTruth.read(Data(contentsOf: truthURL))
     var rows: [[String]] = [
@@ -399,6 +414,13 @@ struct EvaluateCommand: AsyncParsableCommand {
     }
     print("real recordings in \(directory): rep counts per set")
     print(ScoreTable.align(rows), terminator: "")
+    return order.filter { $0.hasPrefix("liftbuddy") }.compactMap { key in
+      let r = totals[key]!
+      let exact = r.exactSets == r.trueSets && r.foundSets == r.trueSets
+      return exact
+        ? nil
+        : "\(key) header: \(r.exactSets) of \(r.trueSets) sets exact, \(r.inventedReps) reps invented, \(r.missedReps) missed"
+    }
   }
 
   // MARK: Arguments
