@@ -151,7 +151,6 @@ public enum Scenario: String, CaseIterable, Sendable {
     case .floorToRack:
       s = SessionStyle(repsPerSet: sets(1...2, reps: 3...8, &rng))
       s.start = .floor
-      s.floorToRack = true
       s.putDownAtEnd = rng.chance(0.6)
       s.plateLoading = rng.chance(0.5)
       s.grinderChance = 0.2
@@ -191,14 +190,12 @@ public enum Scenario: String, CaseIterable, Sendable {
       s = SessionStyle(repsPerSet: sets(1...3, reps: 3...8, &rng))
       s.start = .floor
       s.carry = true
-      s.floorToRack = true
       s.plateLoading = true
       s.putDownAtEnd = true
     case .sessionMess:
       s = SessionStyle(repsPerSet: sets(2...4, reps: 1...10, &rng))
       s.start = rng.pick([.floor, .hooks, .hooks])
       s.carry = rng.chance(0.3)
-      s.floorToRack = s.start == .floor
       s.cleanEachSet = exercise == .overheadPress && rng.chance(0.4)
       s.plateLoading = rng.chance(0.6)
       s.putDownAtEnd = rng.chance(0.4)

@@ -126,6 +126,7 @@ extension SessionPlanner {
       }
       // To where the first rep starts.
       if setIndex == 0, style.start == .inPosition {
+        // Already in the hands.
       } else if style.cleanEachSet {
         if rng.chance(Self.abortedCleanChance) {
           // Up to the shoulders, not happy with the rack position, back down.
@@ -154,11 +155,12 @@ extension SessionPlanner {
           ? rng.integer(1...(repCount - 1)) : nil,
         fails: setIndex == setCount - 1 && rng.chance(style.failedRepChance),
         drops: exercise == .deadlift && rng.chance(style.dropChance))
-      var deadStop = options
-      if exercise == .deadlift { deadStop.paused = rng.chance(style.deadStopChance) }
+      var setOptions = options
+      // A deadlift set is dead-stop (paused on the floor) or touch-and-go.
+      if exercise == .deadlift { setOptions.paused = rng.chance(style.deadStopChance) }
       let outcome =
         exercise.isEccentricFirst
-        ? styledEccentricFirstSet(deadStop) : styledConcentricFirstSet(deadStop)
+        ? styledEccentricFirstSet(setOptions) : styledConcentricFirstSet(setOptions)
       sets.append(SetPlan(loadKg: request.loadKg, reps: outcome.reps))
 
       // Back to where the bar rests.

@@ -15,7 +15,8 @@ public struct SessionStyle: Sendable, Equatable {
     case inPosition
     /// On the rack's hooks (squat, bench, press) or on the floor (deadlift).
     case hooks
-    /// On the floor in its plates (22.5 cm), away from the rack.
+    /// On the floor in its plates (22.5 cm), away from the rack: a racked
+    /// lift's bar is first lifted from the floor onto the hooks.
     case floor
   }
 
@@ -41,8 +42,6 @@ public struct SessionStyle: Sendable, Equatable {
   public var plateLoading = false
   /// The bar is carried to the rack (or platform) before the first set.
   public var carry = false
-  /// The bar is lifted from the floor onto the hooks before the first set.
-  public var floorToRack = false
   /// Presses: the bar is cleaned (or pulled) from the floor to the
   /// shoulders before each set and put back down after it.
   public var cleanEachSet = false
