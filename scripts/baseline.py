@@ -14,7 +14,8 @@ valley before it (the lowest point since the previous top), concentric phase
 the run of positive velocity around the fastest point between them (contract
 section 4: from velocity leaving zero to velocity back at zero). Sets are
 split where 12 s pass without a rep. Tilt: the largest |pitch| and |roll| of
-the `a:` rows inside the concentric phase. Sticking point: the deepest dip of
+the `a:` rows inside the concentric phase (rows outside ±90° pitch, ±180° roll
+are garbage and skipped). Sticking point: the deepest dip of
 velocity inside the concentric phase after its first peak, if find_peaks
 gives it a prominence of at least 0.05 m/s. Used only as the comparison in
 BENCHMARKS.md and `liftbuddy evaluate --baseline` (docs/benchmarks-method.md);
@@ -66,7 +67,7 @@ def read_sonar(path):
                 except (ValueError, IndexError):
                     continue
                 ta = t if t is not None else n_s / rate
-                if math.isfinite(ta) and math.isfinite(p) and math.isfinite(r):
+                if math.isfinite(ta) and abs(p) <= 90 and abs(r) <= 180:  # angles, not garbage
                     att.append((ta, p, r))
                 continue
             if not line.startswith("s:"):
