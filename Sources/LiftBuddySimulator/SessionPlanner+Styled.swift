@@ -95,16 +95,16 @@ extension SessionPlanner {
 
     t = rng.uniform(Self.leadInS)
     if style.clipHandling { handleClip() }
-    // Getting the bar to where the sets happen.
-    // A clean-and-press bar stays on the floor until its first clean.
+    // Getting the bar to where the sets happen (a clean-and-press bar stays
+    // where it rests until its first clean).
     if style.carry || (style.start == .floor && racked) {
       if level < hips - 10 { liftAlone(to: hips, over: rng.uniform(0.8...1.4), kind: .pickUp) }
       if style.carry { carry() }
       if racked {
         liftOntoHooks(hooks)
       } else {
-        liftAlone(to: floor, over: rng.uniform(0.8...1.3), kind: .putDown)
-        settle()
+        liftAlone(to: barRest, over: rng.uniform(0.8...1.3), kind: .putDown)
+        if barRest <= floor { settle() }
       }
       hold(rng.uniform(3...12))
     }
