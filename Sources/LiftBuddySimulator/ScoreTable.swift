@@ -68,7 +68,8 @@ public enum ScoreTable {
     Score.quantile(values, q).map { decimal($0, 2) } ?? "-"
   }
 
-  static func decimal(_ value: Double, _ decimals: Int) -> String {
+  /// Fixed decimals by integer arithmetic, the same bytes on every platform.
+  public static func decimal(_ value: Double, _ decimals: Int) -> String {
     FixedDecimal.format(value, decimals: decimals)
   }
 }

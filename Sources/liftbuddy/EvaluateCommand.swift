@@ -384,6 +384,8 @@ struct EvaluateCommand: AsyncParsableCommand {
       ])
     }
     var baselinePaths: [String] = []
+    /// Mean velocities per set, as recorded (with the header).
+    var velocities: [String: [[Double]]] = [:]
     for (file, expected) in truth.sorted(by: { $0.key < $1.key }) {
       let url = dir.appendingPathComponent(file)
       guard let bytes = try? [UInt8](Data(contentsOf: url)) else {
@@ -395,6 +397,9 @@ struct EvaluateCommand: AsyncParsableCommand {
         let reports = RecordedStreamAnalysis.reports(
           for: stream, sourceName: "replay:\(file)", configuration: configuration)
         add("liftbuddy", file, variant, reports.map(\.reps.count), expected)
+        if variant == "with" {
+          velocities[file] = reports.map { $0.reps.map(\.meanVelocityMps) }
+        }
       }
     }
     if let baseline {
@@ -414,6 +419,7 @@ struct EvaluateCommand: AsyncParsableCommand {
     }
     print("real recordings in \(directory): rep counts per set")
     print(ScoreTable.align(rows), terminator: "")
+    print(Self.agreement(velocities, truth: truth))
     return order.filter { $0.hasPrefix("liftbuddy") }.compactMap { key in
       let r = totals[key]!
       let exact = r.exactSets == r.trueSets && r.foundSets == r.trueSets
@@ -421,6 +427,38 @@ struct EvaluateCommand: AsyncParsableCommand {
         ? nil
         : "\(key) header: \(r.exactSets) of \(r.trueSets) sets exact, \(r.inventedReps) reps invented, \(r.missedReps) missed"
     }
+  }
+
+  /// The recordings have no velocity reference, but two sensors on one bar
+  /// (the files of one session) must agree: mean |ΔMV| over the reps of the
+  /// sets both files counted exactly, paired in order.
+  static func agreement(_ velocities: [String: [[Double]]], truth: [String: [Int]]) -> String {
+    let files = velocities.keys.sorted()
+    var lines: [String] = []
+    for (i, a) in files.enumerated() {
+      for b in files[(i + 1)...] where truth[a] == truth[b] {
+        let expected = truth[a] ?? []
+        let va = velocities[a] ?? []
+        let vb = velocities[b] ?? []
+        var diffs: [Double] = []
+        if va.count == expected.count, vb.count == expected.count {
+          for (k, n) in expected.enumerated() where va[k].count == n && vb[k].count == n {
+            diffs += zip(va[k], vb[k]).map { $0 - $1 }
+          }
+        }
+        if diffs.isEmpty {
+          lines.append(
+            "\(a) vs \(b): no set counted exactly in both, no mean velocities to compare")
+        } else {
+          let mae = diffs.map(abs).reduce(0, +) / Double(diffs.count)
+          let bias = diffs.reduce(0, +) / Double(diffs.count)
+          lines.append(
+            "\(a) vs \(b): mean |ΔMV| \(ScoreTable.decimal(mae, 3)) m/s (bias \(ScoreTable.decimal(bias, 3))) over \(diffs.count) reps of sets counted exactly in both"
+          )
+        }
+      }
+    }
+    return lines.joined(separator: "\n")
   }
 
   // MARK: Arguments
