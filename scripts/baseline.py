@@ -6,14 +6,20 @@ Usage: baseline.py [--stats] FILE.lbs...   (JSON Lines on stdout, one object per
 `liftbuddy analyze --stats`, so without the interpreter's start and imports)
 
 Steps: read the recorded stream (timed rows `<t> <line>`, or bare lines timed
-at `# rate_hz`), keep `s:` rows in 2-400 cm, median filter (kernel 5), moving
-average over ~0.2 s, velocity = np.gradient(height, receive time), reps from
-find_peaks on height (valleys of prominence 15 cm), each valley paired with the
-next peak (the highest point before the next valley),
-concentric phase from the valley's velocity zero crossing (<= 0 to > 0) to the
-next one back to <= 0 (contract section 4), at most up to the peak. Sets are
-split where 12 s pass without a rep. Used only as the comparison in
-BENCHMARKS.md (docs/benchmarks-method.md); it is not tuned on the truth files.
+at `# rate_hz`), keep `s:` rows in 2-400 cm (400 is the HC-SR04's no-echo
+value, so it is out), median filter (kernel 5), resampled onto a uniform grid at
+the average rate (np.interp), moving average over ~0.2 s, velocity =
+np.gradient(height, time), reps from find_peaks on height (tops of prominence 15 cm), each top paired with the
+valley before it (the lowest point since the previous top), concentric phase
+the run of positive velocity around the fastest point between them (contract
+section 4: from velocity leaving zero to velocity back at zero). Sets are
+split where 12 s pass without a rep. Tilt: the largest |pitch| and |roll| of
+the `a:` rows inside the concentric phase (rows outside ±90° pitch, ±180° roll
+are garbage and skipped). Sticking point: the deepest dip of
+velocity inside the concentric phase after its first peak, if find_peaks
+gives it a prominence of at least 0.05 m/s. Used only as the comparison in
+BENCHMARKS.md and `liftbuddy evaluate --baseline` (docs/benchmarks-method.md);
+it is not tuned on the truth files or the scenario splits.
 """
 import json
 import math
@@ -28,13 +34,15 @@ from scipy.signal import find_peaks, medfilt
 PROMINENCE_CM = 15.0
 SMOOTH_S = 0.2
 SET_GAP_S = 12.0
+STICKING_PROMINENCE_MPS = 0.05
 ROWS = 0  # data rows read, for --stats
 
 
 def read_sonar(path):
-    """Return (times, heights_cm) of the valid `s:` rows."""
+    """Return (times, heights_cm) of the valid `s:` rows and (times, pitch, roll) of the `a:` rows."""
     global ROWS
     times, heights = [], []
+    att = []
     rate, n_s, last_t = 20.0, 0, -math.inf
     with open(path, "r", encoding="utf-8", errors="replace") as f:
         for row in f:
@@ -52,6 +60,16 @@ def read_sonar(path):
                 t, line = float(parts[0]), parts[1]  # timed row
             except (ValueError, IndexError):
                 t, line = None, row                  # bare protocol line
+            if line.startswith("a:"):
+                try:
+                    fields = line.split(":")
+                    p, r = float(fields[1]), float(fields[2])
+                except (ValueError, IndexError):
+                    continue
+                ta = t if t is not None else n_s / rate
+                if math.isfinite(ta) and abs(p) <= 90 and abs(r) <= 180:  # angles, not garbage
+                    att.append((ta, p, r))
+                continue
             if not line.startswith("s:"):
                 continue
             try:
@@ -64,49 +82,66 @@ def read_sonar(path):
             if not math.isfinite(t) or t < last_t:
                 continue  # time going backwards: skip the row
             last_t = t
-            if math.isfinite(cm) and 2.0 <= cm <= 400.0:
+            if math.isfinite(cm) and 2.0 <= cm < 400.0:
                 times.append(t)
                 heights.append(cm)
-    return np.array(times), np.array(heights)
+    return np.array(times), np.array(heights), np.array(att).reshape(-1, 3)
 
 
 def analyze(path):
-    t, h = read_sonar(path)
+    t, h, att = read_sonar(path)
     # np.gradient divides by time steps: drop rows with the same time as the one before.
     keep = np.concatenate(([True], np.diff(t) > 0)) if len(t) else np.array([], bool)
     t, h = t[keep], h[keep]
     if len(t) < 10:
         return []
     h = medfilt(h, 5)
-    rate = 1.0 / np.median(np.diff(t))
+    # BLE delivers rows in bursts, so receive times are lumpy: resample onto a
+    # uniform grid at the stream's average rate before differentiating.
+    rate = (len(t) - 1) / (t[-1] - t[0]) if t[-1] > t[0] else 20.0
+    grid = np.arange(t[0], t[-1], 1.0 / rate)
+    h = np.interp(grid, t, h)
+    t = grid
     h = uniform_filter1d(h, max(1, int(round(SMOOTH_S * rate))), mode="nearest")
     v = np.gradient(h, t) / 100.0  # m/s
 
-    valleys, _ = find_peaks(-h, prominence=PROMINENCE_CM)
-    bounds = list(valleys[1:]) + [len(h)]
+    # Reps: each prominent top of height, paired with the lowest point since
+    # the previous top (the valley); the concentric phase is the run of
+    # positive velocity that ends at the top, not starting before the valley.
+    peaks, _ = find_peaks(h, prominence=PROMINENCE_CM)
     reps = []
-    for lo, nxt in zip(valleys, bounds):
-        # The next peak: the highest point before the next valley. (A prominent
-        # find_peaks peak misses the last rep of a set when the re-rack lifts
-        # the bar a little higher afterwards.)
-        hi = lo + int(np.argmax(h[lo:nxt]))
+    previous = 0
+    for hi in peaks:
+        lo = previous + int(np.argmin(h[previous:hi + 1]))
+        previous = hi
         if h[hi] - h[lo] < PROMINENCE_CM:
             continue
-        i = lo
-        while i < hi and v[i] <= 0:  # bottom turnaround: velocity turns > 0
-            i += 1
-        j = i
-        while j < hi and v[j] > 0:  # top: velocity back to <= 0
+        fastest = lo + int(np.argmax(v[lo:hi + 1]))  # the middle of the rise
+        i = fastest
+        while i > lo and v[i - 1] > 0:  # back to where velocity left zero
+            i -= 1
+        j = fastest
+        while j < hi and v[j] > 0:  # on to where it is back at zero
             j += 1
         if j <= i or t[j] <= t[i]:
             continue
         rom = float(h[j] - h[i])
+        inside = att[(att[:, 0] >= t[i]) & (att[:, 0] <= t[j])] if len(att) else att
+        vc = v[i:j + 1]
+        sticking = None
+        top = int(np.argmax(vc))
+        dips, _ = find_peaks(-vc[top:], prominence=STICKING_PROMINENCE_MPS)
+        if len(dips):
+            sticking = round(float(h[i + top + dips[0]] - h[i]), 1)
         reps.append({
             "concentric_start_s": round(float(t[i]), 3),
             "concentric_end_s": round(float(t[j]), 3),
             "rom_cm": round(rom, 2),
             "mean_velocity_mps": round(rom / 100.0 / float(t[j] - t[i]), 3),
             "peak_velocity_mps": round(float(np.max(v[i:j + 1])), 3),
+            "sticking_point_cm": sticking,
+            "max_abs_pitch_deg": round(float(np.max(np.abs(inside[:, 1]))), 1) if len(inside) else None,
+            "max_abs_roll_deg": round(float(np.max(np.abs(inside[:, 2]))), 1) if len(inside) else None,
         })
 
     sets, current = [], []

@@ -88,8 +88,19 @@ done
   --json "$OUT/acc-liftbuddy.json" "$OUT"/acc-liftbuddy/*.jsonl > "$OUT/acc-liftbuddy.txt"
 "$PY" scripts/bench-accuracy.py --truth-dir SampleStreams --label baseline.py \
   --json "$OUT/acc-baseline.json" "$OUT"/acc-baseline/*.jsonl > "$OUT/acc-baseline.txt"
-EVAL_TOTAL=$("$BIN" evaluate "${files[@]}" | grep '^TOTAL' | tr -s ' ')
-EVAL_HEAD=$("$BIN" evaluate "${files[@]}" | grep 'streams' | head -1 | tr -s ' ')
+# One run, TOTAL only (--by none): the header row and the analyzer's TOTAL row.
+EVAL_OUT=$("$BIN" evaluate --by none "${files[@]}")
+EVAL_HEAD=$(grep -E '^ +streams ' <<<"$EVAL_OUT" | tr -s ' ')
+EVAL_TOTAL=$(grep -E '^liftbuddy +TOTAL ' <<<"$EVAL_OUT" | tr -s ' ')
+# Issue 8's measures on the scenario splits, the baseline script beside, and
+# the real recordings when ../shared is there.
+SPLIT_TUNE=$("$BIN" evaluate --split tune --by none --jobs 2 --baseline scripts/baseline.py --python "$PY")
+SPLIT_HELDOUT=$("$BIN" evaluate --split heldout --by none --jobs 2 --baseline scripts/baseline.py --python "$PY")
+REAL_DIR=../shared/real-data/calibrex-overhead-press
+REAL_OUT="(no $REAL_DIR here)"
+if [ -d "$REAL_DIR" ]; then
+  REAL_OUT=$("$BIN" evaluate --real "$REAL_DIR" --baseline scripts/baseline.py --python "$PY")
+fi
 # The 60-minute stream has a truth file too (24 sets): score it the same way.
 mkdir -p "$OUT/long-liftbuddy" "$OUT/long-baseline"
 "$BIN" analyze "$BENCH_DIR/bench-60min.lbs" > "$OUT/long-liftbuddy/bench-60min.jsonl"
@@ -172,6 +183,26 @@ Cross-check, \`liftbuddy evaluate\` on the same SampleStreams files (its own sco
 \`\`\`
 $EVAL_HEAD
 $EVAL_TOTAL
+\`\`\`
+
+## Scenario splits (issue 8's measures; \`liftbuddy evaluate --split\`, same streams for both tools)
+
+Tuning split (tune scenarios, seeds 1–8):
+
+\`\`\`
+$SPLIT_TUNE
+\`\`\`
+
+Held-out split (held-out scenarios, seeds 5000–5007; never tuned on):
+
+\`\`\`
+$SPLIT_HELDOUT
+\`\`\`
+
+Real recordings (rep counts per set):
+
+\`\`\`
+$REAL_OUT
 \`\`\`
 
 <details><summary>Per-file accuracy</summary>

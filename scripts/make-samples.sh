@@ -52,6 +52,17 @@ sim squat-fw-serial-typical       --exercise squat --reps 5 --load 110 --seed 22
 sim deadlift-fw-ble-dirty         --exercise deadlift --reps 5 --load 150 --seed 23 --transport ble --noise dirty --firmware liftbuddy
 sim bench_press-fw-raw-clean      --exercise bench_press --reps 6 --load 75 --seed 24 --transport raw --noise clean --firmware liftbuddy
 
+# Issue 8's scenarios (`liftbuddy simulate --list-scenarios`): one whole
+# session per tuning scenario, named by it, with what happens around the sets
+# (floor to rack, cleans, unracks, re-grips, clip handling, sensor faults).
+# The held-out scenarios stay out of the repository: they are measured with
+# `liftbuddy evaluate --split heldout`, never used as test fixtures.
+scenario_seed=1
+for scenario in plain-set rack-session floor-to-rack clean-and-press deadlift-platform \
+    regrip-mid-set clip-handling sensor-faults legacy-sweep; do
+  "$LIFTBUDDY" simulate --scenario "$scenario" --seed "$scenario_seed" --output "$out/scenario-$scenario.lbs"
+done
+
 # Hand-made edge cases, derived from a short clean stream where they need
 # real reps, each with its truth (the source's truth renamed).
 edge_from() { # edge name, awk program over the source's rows

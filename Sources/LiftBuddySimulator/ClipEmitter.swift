@@ -63,14 +63,20 @@ struct ClipEmitter {
     var lines: [EmittedLine] = []
     var ping = rng.uniform(0...period)
     let hazard = FaultHazard(plan: plan)
+    var pingCount = 0
     while ping < plan.durationS {
-      let height = plan.trajectory.height(at: ping)
+      let height = plan.sensor.apparentHeight(plan.trajectory.height(at: ping), at: ping)
       let echoDone = ping + Self.echoSPerCm * height
-      if let reading = sonar.reading(
-        heightCm: height, at: ping, hazard: hazard.multiplier(at: ping, heightCm: height),
-        rng: &rng,
-        log: &log)
-      {
+      pingCount += 1
+      let reading =
+        pingCount % 2 == 0 && plan.sensor.isNoEcho(at: ping)
+        ? sonar.noEcho(log: &log)
+        : sonar.reading(
+          heightCm: height, at: ping,
+          hazard: hazard.multiplier(at: ping, heightCm: height) * plan.sensor.echoFactor,
+          rng: &rng,
+          log: &log)
+      if let reading {
         let text = "s:" + reading + millisField(at: ping)
         appendGarbage(
           at: echoDone, to: &lines, noise: noise, avoidSonar: avoidSonarGarbage, rng: &rng,

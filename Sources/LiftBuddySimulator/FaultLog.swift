@@ -13,6 +13,8 @@ public struct FaultLog: Sendable, Equatable, Codable {
   public var skippedPings = 0
   public var garbageLines = 0
   public var bleStalls = 0
+  /// Pings in a no-echo stretch that got no echo (scenario streams).
+  public var noEchoPings = 0
 
   public init() {}
 
@@ -34,6 +36,25 @@ public struct FaultLog: Sendable, Equatable, Codable {
     skippedPings = try count(.skippedPings)
     garbageLines = try count(.garbageLines)
     bleStalls = try count(.bleStalls)
+    noEchoPings = try count(.noEchoPings)
+  }
+
+  /// The no-echo count only where there were any, so older truth files keep
+  /// their bytes.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(sonarSamples, forKey: .sonarSamples)
+    try c.encode(spikes, forKey: .spikes)
+    try c.encode(spikyRegions, forKey: .spikyRegions)
+    try c.encode(spikyRegionSamples, forKey: .spikyRegionSamples)
+    try c.encode(stuckRuns, forKey: .stuckRuns)
+    try c.encode(stuckSamples, forKey: .stuckSamples)
+    try c.encode(dropouts, forKey: .dropouts)
+    try c.encode(droppedSamples, forKey: .droppedSamples)
+    try c.encode(skippedPings, forKey: .skippedPings)
+    try c.encode(garbageLines, forKey: .garbageLines)
+    try c.encode(bleStalls, forKey: .bleStalls)
+    if noEchoPings > 0 { try c.encode(noEchoPings, forKey: .noEchoPings) }
   }
 
   enum CodingKeys: String, CodingKey {
@@ -48,5 +69,6 @@ public struct FaultLog: Sendable, Equatable, Codable {
     case skippedPings = "skipped_pings"
     case garbageLines = "garbage_lines"
     case bleStalls = "ble_stalls"
+    case noEchoPings = "no_echo_pings"
   }
 }

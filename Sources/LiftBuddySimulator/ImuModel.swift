@@ -49,7 +49,8 @@ public struct ImuModel: Sendable {
     swayPeriod = rng.uniform(Self.swayPeriodS)
     swayPhase = rng.uniform(0...(2 * Double.pi))
     let filtered = firmware == .liftbuddy
-    noiseSigmaDeg = rng.uniform(filtered ? Self.filteredNoiseDeg : Self.noiseDeg)
+    noiseSigmaDeg = rng.uniform(
+      plan.sensor.imuNoiseDeg ?? (filtered ? Self.filteredNoiseDeg : Self.noiseDeg))
     let doubleRate = rng.chance(0.5)
     linesPerSonarSample = doubleRate && !filtered ? 2 : 1
     let integers = rng.chance(0.5)
@@ -70,12 +71,25 @@ public struct ImuModel: Sendable {
     }
     // Unracking and walking tilt the bar a little too.
     for move in plan.nonReps where move.kind != .rest {
+      let (pitch, roll) = Self.handlingTilt(move.kind)
       episodes.append(
         TiltEpisode(
-          start: move.startS, end: move.endS + 0.2, pitchDeg: rng.sign() * rng.uniform(0.5...2.5),
-          rollDeg: rng.sign() * rng.uniform(0.5...3)))
+          start: move.startS, end: move.endS + 0.2, pitchDeg: rng.sign() * rng.uniform(pitch),
+          rollDeg: rng.sign() * rng.uniform(roll)))
     }
     self.episodes = episodes.sorted { $0.start < $1.start }
+  }
+
+  /// How far a non-rep move tilts the clip (pitch, roll): a little for
+  /// rack moves and carries, a lot when the clip itself is handled or the
+  /// sleeve turns as the bar rolls.
+  static func handlingTilt(_ kind: NonRepPlan.Kind) -> (ClosedRange<Double>, ClosedRange<Double>) {
+    switch kind {
+    case .clipHandling: (10...40, 10...40)
+    case .roll: (20...60, 0.5...3)
+    case .clean, .drop, .failedRep: (2...8, 2...8)
+    default: (0.5...2.5, 0.5...3)
+    }
   }
 
   /// The true attitude at `t`, in degrees.

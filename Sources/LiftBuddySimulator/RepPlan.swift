@@ -40,6 +40,36 @@ public struct NonRepPlan: Sendable, Equatable, Codable {
     case settle
     /// Between sets: the bar does not move.
     case rest
+    /// Scenario sessions (`SessionStyle`): one-way moves and handling.
+    /// Floor to the hips (a deadlift to pick the bar up).
+    case pickUp = "pick_up"
+    /// Walking with the bar: a 1–3 cm bob at step frequency.
+    case carry
+    /// From the hips (or floor) up and onto the hooks.
+    case floorToRack = "floor_to_rack"
+    /// A clean or pull from the floor (or hang) to the shoulders.
+    case clean
+    /// Shoulders or hooks back down to the floor.
+    case putDown = "put_down"
+    /// Plates slid onto the racked bar: bumps, and the clip's end levered
+    /// up while only the far side is loaded.
+    case plateLoading = "plate_loading"
+    /// A deadlift jack holding the bar's end up while plates change.
+    case jack
+    /// The bar rolled into place on the floor (the IMU turns, height does not).
+    case roll
+    /// A mid-set pause to re-grip: dip and drive, or a wobble at lockout.
+    case regrip
+    /// Someone handling the clip: the sonar sees a hand, not the floor.
+    case clipHandling = "clip_handling"
+    /// A rep that did not lock out: partial rise and back down. Not a rep.
+    case failedRep = "failed_rep"
+    /// A spotter's help to lockout after a failed bench rep. Not a rep.
+    case assistedRise = "assisted_rise"
+    /// The bar lifted from the safety pins back onto the hooks.
+    case offPins = "off_pins"
+    /// A deadlift dropped from lockout.
+    case drop
   }
 
   public var kind: Kind

@@ -54,8 +54,45 @@ public struct Score: Sendable, Equatable {
   public var concentricStart = ErrorSum()
   /// s
   public var concentricEnd = ErrorSum()
+  /// Max |pitch| and max |roll| over the concentric phase, degrees: both
+  /// angles of every matched rep the tool measured them on.
+  public var tilt = ErrorSum()
+  /// Reports whose span overlaps no true set at all (not a split set: a
+  /// set that never happened).
+  public var phantomSets = 0
+  /// Matched reps with a true sticking point, and how many the tool found.
+  public var stickingReps = 0
+  public var stickingFound = 0
+  /// Matched reps without one, and how many the tool claimed one on.
+  public var smoothReps = 0
+  public var stickingClaimed = 0
+  /// Seconds from a true lockout to the stream time at which the final
+  /// `rep` event (and a provisional one, if any) about it came out.
+  public var repLatencies: [Double] = []
+  public var provisionalLatencies: [Double] = []
+  /// Provisional reps told that were no rep (withdrawn or not).
+  public var falseProvisionals = 0
 
   public init() {}
+
+  /// Matched reps over reported reps; nil when nothing was reported.
+  public var repPrecision: Double? {
+    let found = matchedReps + extraReps
+    return found == 0 ? nil : Double(matchedReps) / Double(found)
+  }
+
+  /// Matched reps over true reps.
+  public var repRecall: Double? {
+    reps == 0 ? nil : Double(matchedReps) / Double(reps)
+  }
+
+  /// The `q` quantile (0…1) of `values` by the nearest-rank method.
+  public static func quantile(_ values: [Double], _ q: Double) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let rank = Int((q * Double(sorted.count)).rounded(.up))
+    return sorted[min(max(rank, 1), sorted.count) - 1]
+  }
 
   /// Share of sets counted exactly, where a set the analysis invented
   /// counts as one more set it got wrong. Nil with no sets either side.
@@ -82,6 +119,15 @@ public struct Score: Sendable, Equatable {
     s.rom = s.rom + b.rom
     s.concentricStart = s.concentricStart + b.concentricStart
     s.concentricEnd = s.concentricEnd + b.concentricEnd
+    s.tilt = s.tilt + b.tilt
+    s.phantomSets += b.phantomSets
+    s.stickingReps += b.stickingReps
+    s.stickingFound += b.stickingFound
+    s.smoothReps += b.smoothReps
+    s.stickingClaimed += b.stickingClaimed
+    s.repLatencies += b.repLatencies
+    s.provisionalLatencies += b.provisionalLatencies
+    s.falseProvisionals += b.falseProvisionals
     return s
   }
 }

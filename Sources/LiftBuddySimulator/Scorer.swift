@@ -10,6 +10,36 @@ import LiftBuddyCore
 /// shows in the set counts already.
 public enum Scorer {
   public static func score(reports: [LiftReport], truth: Truth) -> Score {
+    score(sets: reports.map(FoundSet.init), truth: truth)
+  }
+
+  /// As `score(reports:truth:)`, plus the latency of the analyzer's rep
+  /// events (`TimedAnalysis`).
+  public static func score(_ analysis: TimedAnalysis.Outcome, truth: Truth) -> Score {
+    var score = score(reports: analysis.reports, truth: truth)
+    let truthReps = truth.sets.flatMap(\.reps)
+    let spans = truthReps.map { ($0.concentricStartS, $0.concentricEndS) }
+    let finals = analysis.finalReps
+    for pair in pairs(
+      finals.map { ($0.rep.concentricStartS, $0.rep.concentricEndS) }, spans,
+      by: intersectionOverUnion)
+    {
+      score.repLatencies.append(
+        finals[pair.found].streamTime - truthReps[pair.truth].concentricEndS)
+    }
+    let provisionals = analysis.provisionalReps
+    let provisionalPairs = pairs(
+      provisionals.map { ($0.rep.concentricStartS, $0.rep.concentricEndS) }, spans,
+      by: intersectionOverUnion)
+    for pair in provisionalPairs {
+      score.provisionalLatencies.append(
+        provisionals[pair.found].streamTime - truthReps[pair.truth].concentricEndS)
+    }
+    score.falseProvisionals = provisionals.count - provisionalPairs.count
+    return score
+  }
+
+  public static func score(sets reports: [FoundSet], truth: Truth) -> Score {
     var score = Score()
     score.streams = 1
     score.sets = truth.sets.count
@@ -22,6 +52,10 @@ public enum Scorer {
     score.missedSets = truth.sets.count - setPairs.count
     score.exactSets =
       setPairs.filter { reports[$0.found].reps.count == truth.sets[$0.truth].reps.count }.count
+    score.phantomSets =
+      reports.filter { r in
+        !truth.sets.contains { overlap((r.startS, r.endS), ($0.startS, $0.endS)) > 0 }
+      }.count
 
     let foundReps = reports.flatMap(\.reps)
     let truthReps = truth.sets.flatMap(\.reps)
@@ -40,6 +74,19 @@ public enum Scorer {
       score.rom.add(found.romCm - real.romCm)
       score.concentricStart.add(found.concentricStartS - real.concentricStartS)
       score.concentricEnd.add(found.concentricEndS - real.concentricEndS)
+      if let p = found.maxAbsPitchDeg, let truePitch = real.maxAbsPitchDeg {
+        score.tilt.add(p - truePitch)
+      }
+      if let r = found.maxAbsRollDeg, let trueRoll = real.maxAbsRollDeg {
+        score.tilt.add(r - trueRoll)
+      }
+      if real.stickingPointCm != nil {
+        score.stickingReps += 1
+        if found.stickingPointCm != nil { score.stickingFound += 1 }
+      } else {
+        score.smoothReps += 1
+        if found.stickingPointCm != nil { score.stickingClaimed += 1 }
+      }
     }
     return score
   }

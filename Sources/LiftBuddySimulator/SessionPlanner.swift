@@ -10,6 +10,8 @@ public struct SessionPlan: Sendable {
   public var nonReps: [NonRepPlan]
   /// When the recording stops, in sample-clock seconds.
   public var durationS: Double
+  /// What only the sensor sees (clip handling, echo trouble, air).
+  public var sensor = SensorArtifacts()
 }
 
 /// Lays out a session move by move on the sample clock: idle, set-up, reps,
@@ -58,11 +60,14 @@ struct SessionPlanner {
 
   let request: SimulationRequest
   let profile: ExerciseProfile
-  private var rng: SeededRandom
-  private var pulses: [VelocityPulse] = []
-  private var nonReps: [NonRepPlan] = []
-  private var sets: [SetPlan] = []
-  private var t = 0.0
+  var rng: SeededRandom
+  var pulses: [VelocityPulse] = []
+  var nonReps: [NonRepPlan] = []
+  var sets: [SetPlan] = []
+  var t = 0.0
+  /// The bar's planned height after every move so far (scenario planner).
+  var level = 0.0
+  var sensor = SensorArtifacts()
 
   init(request: SimulationRequest) {
     self.request = request
@@ -71,6 +76,7 @@ struct SessionPlanner {
   }
 
   mutating func plan() -> SessionPlan {
+    if let style = request.style { return styledPlan(style) }
     let restHeight = rng.uniform(profile.restHeightCm)
     let romBase = rng.uniform(profile.romCm)
     let rackLift = rng.uniform(Self.rackLiftCm)
@@ -168,13 +174,13 @@ struct SessionPlanner {
 
   // MARK: Reps
 
-  private mutating func repRom(_ base: Double) -> Double {
+  mutating func repRom(_ base: Double) -> Double {
     let jitter = min(
       max(Self.romJitterCm * rng.gaussian(), -Self.romJitterLimitCm), Self.romJitterLimitCm)
     return base + jitter
   }
 
-  private mutating func repVelocity(first: Double, fatigue: Double, index: Int, grinder: Bool)
+  mutating func repVelocity(first: Double, fatigue: Double, index: Int, grinder: Bool)
     -> Double
   {
     if grinder { return rng.uniform(Self.grinderVelocityMps) }
@@ -185,7 +191,7 @@ struct SessionPlanner {
   /// The drive, starting at time 0 (the caller shifts it into place). A
   /// grinder is two overlapping pushes: the first dies out before the
   /// second has built up, which is what a sticking point looks like.
-  private mutating func concentricPulses(rom: Double, velocity: Double, grinder: Bool)
+  mutating func concentricPulses(rom: Double, velocity: Double, grinder: Bool)
     -> [VelocityPulse]
   {
     let duration = rom / 100 / velocity
@@ -203,7 +209,7 @@ struct SessionPlanner {
 
   /// When the drive starts: after a pause, or before the lowering has quite
   /// finished (a bounce), never overlapping more than the two ramps allow.
-  private mutating func bottomTurn(after eccentric: VelocityPulse, before drive: VelocityPulse)
+  mutating func bottomTurn(after eccentric: VelocityPulse, before drive: VelocityPulse)
     -> Double
   {
     if request.paused { return eccentric.end + rng.uniform(Self.bottomPauseS) }
@@ -211,7 +217,7 @@ struct SessionPlanner {
     return eccentric.end - min(rng.uniform(Self.bounceOverlapS), room)
   }
 
-  private mutating func topPause() {
+  mutating func topPause() {
     let pause = rng.uniform(Self.topPauseS)
     if request.rackMoves, pause > 1.5, rng.chance(Self.adjustmentBetweenRepsChance) {
       let start = t + 0.3
@@ -225,14 +231,14 @@ struct SessionPlanner {
 
   // MARK: Moves that are not reps
 
-  private mutating func unrack(_ lift: Double) {
+  mutating func unrack(_ lift: Double) {
     let start = t
     move(by: lift, over: rng.uniform(Self.rackMoveS))
     nonReps.append(NonRepPlan(kind: .unrack, startS: start, endS: t))
     if profile.hasWalkOut { wobble(kind: .walkOut) }
   }
 
-  private mutating func rerack(_ lift: Double) {
+  mutating func rerack(_ lift: Double) {
     if profile.hasWalkOut { wobble(kind: .walkIn) }
     hold(rng.uniform(Self.beforeRerackS))
     let start = t
@@ -242,13 +248,13 @@ struct SessionPlanner {
 
   /// A deadlifter often breaks the bar off the floor and sets it back while
   /// finding the grip.
-  private mutating func deadliftSetUp() {
+  mutating func deadliftSetUp() {
     guard rng.chance(0.6) else { return }
     dipAndReturn(-rng.uniform(Self.adjustmentCm), kind: .adjustment)
   }
 
   /// Bumper plates bounce once or twice when the bar is dropped to the floor.
-  private mutating func settle() {
+  mutating func settle() {
     let start = t
     var height = rng.uniform(0.8...2.5)
     for _ in 0..<rng.integer(1...2) {
@@ -262,7 +268,7 @@ struct SessionPlanner {
   }
 
   /// Steps with the bar: small vertical wobble that ends where it began.
-  private mutating func wobble(kind: NonRepPlan.Kind) {
+  mutating func wobble(kind: NonRepPlan.Kind) {
     let start = t
     let steps = rng.integer(3...6)
     let stepS = rng.uniform(Self.walkOutS) / Double(steps)
@@ -276,7 +282,7 @@ struct SessionPlanner {
   }
 
   /// Down `depth` and back (negative: up and back).
-  private mutating func dipAndReturn(_ depth: Double, kind: NonRepPlan.Kind) {
+  mutating func dipAndReturn(_ depth: Double, kind: NonRepPlan.Kind) {
     let start = t
     move(by: -depth, over: rng.uniform(Self.adjustmentMoveS))
     hold(rng.uniform(0...0.3))
@@ -286,19 +292,20 @@ struct SessionPlanner {
 
   // MARK: Primitives
 
-  private mutating func hold(_ seconds: Double) { t += seconds }
+  mutating func hold(_ seconds: Double) { t += seconds }
 
-  private mutating func move(by cm: Double, over seconds: Double) {
+  mutating func move(by cm: Double, over seconds: Double) {
     pulses.append(
       VelocityPulse(start: t, duration: seconds, displacementCm: cm, rise: 0.5, fall: 0.5))
     t += seconds
+    level += cm
   }
 
   /// A lift's pulse: peak-to-mean ratio drawn in 1.4–2 (force–velocity
   /// studies of squat, bench and pull), a stop anywhere from creeping to
   /// abrupt, and the accelerating share of the ramps 35–60 %. The ramps'
   /// total length follows from the ratio, capped at the whole pulse.
-  private mutating func pulse(at start: Double, displacement: Double, duration: Double)
+  mutating func pulse(at start: Double, displacement: Double, duration: Double)
     -> VelocityPulse
   {
     let ratio = rng.uniform(Self.peakToMean)
@@ -311,7 +318,7 @@ struct SessionPlanner {
       fall: ramps * (1 - riseShare), smoothStop: smoothStop)
   }
 
-  private func shiftedPulse(_ p: VelocityPulse, by offset: Double) -> VelocityPulse {
+  func shiftedPulse(_ p: VelocityPulse, by offset: Double) -> VelocityPulse {
     var p = p
     p.start += offset
     return p

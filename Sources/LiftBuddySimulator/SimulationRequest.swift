@@ -23,6 +23,12 @@ public struct SimulationRequest: Sendable, Equatable {
   public var rackMoves: Bool
   /// File name the truth refers to.
   public var streamName: String
+  /// A scenario session (`SessionStyle`); nil is the original planner, whose
+  /// streams keep their bytes. `reps`, `sets`, `paused`, `grinder` and
+  /// `rackMoves` are then the style's business.
+  public var style: SessionStyle? = nil
+  /// The scenario's name, for the truth file.
+  public var scenario: String? = nil
 
   public init(
     exercise: Exercise, reps: Int = 5, sets: Int = 1, loadKg: Double = 100, seed: UInt64 = 1,

@@ -26,8 +26,18 @@ public struct SimulatedStream: Sendable {
 /// - `TruthBuilder` measures every rep on the noise-free trajectory, on the
 ///   clock the stream's reader will use (`StreamClock`).
 ///
-/// Tuning loop: `liftbuddy evaluate --sweep` (`SweepScenario` draws the
-/// sessions, `Scorer` compares reports with truth, `ScoreTable` prints).
+/// Named scenarios (`Scenario`, `liftbuddy simulate --scenario`) add a
+/// `SessionStyle`: the scenario planner (`SessionPlanner+Styled`) then lays
+/// out whole sessions with what lifters do around their sets (floor to rack,
+/// cleans, unracks, re-grips, failed reps, plates, carries), and
+/// `SensorArtifacts` what only the sensor sees (clip handling, no-echo
+/// stretches, the speed of sound).
+///
+/// Tuning loop: `liftbuddy evaluate --split tune` (scenarios and seeds the
+/// analyzer may be tuned on; `--split heldout` only measures), or the
+/// original `--sweep` (`SweepScenario`); `TimedAnalysis` runs the analyzer
+/// row by row for rep-event latency, `Scorer` compares reports with truth,
+/// `ScoreTable` prints.
 public enum Simulator {
   /// Sonar rates of HC-SR04 clips in the wild: slower ones wait out echoes
   /// from 4 m, faster ones stop listening early.
@@ -50,7 +60,8 @@ public enum Simulator {
     var log = FaultLog()
     let raw = request.transport == .raw
     var sonar = SonarModel(
-      noise: request.noise, firmware: request.firmware, allowsMissingLines: !raw, rng: &sensorRng)
+      noise: request.noise, firmware: request.firmware, allowsMissingLines: !raw,
+      scale: plan.sensor.speedOfSoundScale, rng: &sensorRng)
     // A raw capture is timed by counting lines at the nominal rate, so only
     // a clip on a timer grid gives one whose truth is physical.
     var clip = ClipEmitter(
@@ -72,7 +83,7 @@ public enum Simulator {
     let clock = StreamClock(
       sonarTimes: request.transport == .raw ? clip.sonarTimes : nil, nominalRateHz: rate)
     let builder = TruthBuilder(trajectory: plan.trajectory, imu: imu, clock: clock)
-    let truth = Truth(
+    var truth = Truth(
       stream: request.streamName, seed: request.seed, transport: request.transport.rawValue,
       noise: request.noise.rawValue, firmware: request.firmware.rawValue,
       sets: plan.sets.map { builder.set($0, exercise: request.exercise.rawValue) },
@@ -81,6 +92,10 @@ public enum Simulator {
           kind: $0.kind, startS: FixedDecimal.round(clock.map($0.startS), 3),
           endS: FixedDecimal.round(clock.map($0.endS), 3))
       }, faults: log)
+    truth.scenario = request.scenario
+    if plan.sensor.speedOfSoundScale != 1 {
+      truth.speedOfSoundScale = FixedDecimal.round(plan.sensor.speedOfSoundScale, 4)
+    }
     return SimulatedStream(bytes: bytes, truth: truth, rateHz: rate)
   }
 }

@@ -21,15 +21,20 @@ struct SonarModel {
   /// dropouts, and no out-of-range readings a firmware would drop).
   let allowsMissingLines: Bool
   let firmware: ClipFirmware
+  /// The speed-of-sound error (`SensorArtifacts.speedOfSoundScale`).
+  let scale: Double
 
   private var spikyLeft = 0
   private var stuckLeft = 0
   private var dropoutUntil = -Double.infinity
   private var lastPrinted: String?
 
-  init(noise: NoiseLevel, firmware: ClipFirmware, allowsMissingLines: Bool, rng: inout SeededRandom)
-  {
+  init(
+    noise: NoiseLevel, firmware: ClipFirmware, allowsMissingLines: Bool, scale: Double = 1,
+    rng: inout SeededRandom
+  ) {
     self.noise = noise
+    self.scale = scale
     self.firmware = firmware
     self.allowsMissingLines = allowsMissingLines
     clipOffset = rng.uniform(Self.clipOffsetCm)
@@ -77,7 +82,7 @@ struct SonarModel {
       log.spikes += 1
       value = format(badDistance(heightCm, rng: &rng))
     } else {
-      value = format(heightCm + clipOffset + noise.sonarSigmaCm * rng.gaussian())
+      value = format((heightCm + clipOffset + noise.sonarSigmaCm * rng.gaussian()) * scale)
     }
     if firmware == .liftbuddy, let cm = Double(value), !ClipFirmware.sonarRangeCm.contains(cm) {
       log.skippedPings += 1
@@ -85,6 +90,21 @@ struct SonarModel {
     }
     lastPrinted = value
     return value
+  }
+
+  /// A ping that heard no echo: the original clip prints the library's
+  /// timeout distance, the repository firmware sends nothing. Raw captures
+  /// never lose a line (their clock is the line count), so there the clip
+  /// repeats its last value instead.
+  mutating func noEcho(log: inout FaultLog) -> String? {
+    log.sonarSamples += 1
+    log.noEchoPings += 1
+    if firmware == .liftbuddy {
+      guard allowsMissingLines, lastPrinted != nil else { return lastPrinted }
+      log.skippedPings += 1
+      return nil
+    }
+    return format(Self.noEchoCm.lowerBound)
   }
 
   /// A reading that has nothing to do with the bar's height: no echo, a

@@ -16,6 +16,12 @@ public struct Truth: Codable, Sendable, Equatable {
   public var nonReps: [NonRepPlan]
   /// What the simulator did to the stream; absent for hand-made streams.
   public var faults: FaultLog?
+  /// The named scenario (`liftbuddy simulate --scenario`), if any.
+  public var scenario: String? = nil
+  /// The sonar read distances times this (the air's speed of sound against
+  /// the clip's assumed one). Truth figures are the bar's real ones, so a
+  /// scale of 1.03 makes a perfect analyzer read ROM and velocity 3 % high.
+  public var speedOfSoundScale: Double? = nil
 
   public init(
     stream: String, seed: UInt64?, transport: String?, noise: String?, firmware: String? = nil,
@@ -32,10 +38,30 @@ public struct Truth: Codable, Sendable, Equatable {
     self.faults = faults
   }
 
+  /// The truth as the sensor saw it: ROM and velocities times the
+  /// speed-of-sound scale, which is what a perfect analysis of the readings
+  /// would report. Scoring against it separates the air's error from the
+  /// analyzer's.
+  public var inSensorFrame: Truth {
+    guard let scale = speedOfSoundScale, scale != 1 else { return self }
+    var t = self
+    for i in t.sets.indices {
+      for j in t.sets[i].reps.indices {
+        t.sets[i].reps[j].romCm *= scale
+        t.sets[i].reps[j].meanVelocityMps *= scale
+        t.sets[i].reps[j].peakVelocityMps *= scale
+        t.sets[i].reps[j].stickingPointCm = t.sets[i].reps[j].stickingPointCm.map { $0 * scale }
+      }
+    }
+    t.speedOfSoundScale = nil
+    return t
+  }
+
   enum CodingKeys: String, CodingKey {
     case format, stream, seed, transport, noise, firmware, sets
     case nonReps = "non_reps"
-    case faults
+    case faults, scenario
+    case speedOfSoundScale = "speed_of_sound_scale"
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -49,6 +75,8 @@ public struct Truth: Codable, Sendable, Equatable {
     try c.encode(sets, forKey: .sets)
     try c.encode(nonReps, forKey: .nonReps)
     try c.encodeIfPresent(faults, forKey: .faults)
+    try c.encodeIfPresent(scenario, forKey: .scenario)
+    try c.encodeIfPresent(speedOfSoundScale, forKey: .speedOfSoundScale)
   }
 }
 

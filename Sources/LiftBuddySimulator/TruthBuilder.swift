@@ -40,8 +40,8 @@ struct TruthBuilder {
     // On a drifting raw clock the same rise takes a little more or less
     // stream time; velocities follow the clock the reader will use.
     let clockRatio = (end - start) / (mappedEnd - mappedStart)
-    let windowStart = plan.eccentricStart ?? start
-    let (pitch, roll) = attitudeMaxima(from: windowStart, to: end)
+    // Issue 8 measures tilt over the concentric phase only.
+    let (pitch, roll) = attitudeMaxima(from: start, to: end)
     return TruthRep(
       index: plan.index, concentricStartS: FixedDecimal.round(mappedStart, 3),
       concentricEndS: FixedDecimal.round(mappedEnd, 3), romCm: FixedDecimal.round(rom, 2),

@@ -38,10 +38,27 @@ struct SimulateCommand: AsyncParsableCommand {
     name: .customLong("no-rack-moves"),
     help: "Leave out unrack, walk-out, re-rack and adjustments.")
   var noRackMoves = false
+  @Option(
+    help:
+      "A named scenario (a whole session; --seed picks the lifter, exercise, transport and noise; the options above are then ignored)."
+  )
+  var scenario: String?
+  @Flag(
+    name: .customLong("list-scenarios"), help: "List the scenarios, their split and what they do.")
+  var listScenarios = false
   @Option(help: "Stream file to write; the truth goes beside it (.lbs → .truth.json).")
-  var output: String
+  var output: String?
 
   func validate() throws {
+    if listScenarios { return }
+    guard output != nil else { throw ValidationError("--output is required") }
+    if let scenario {
+      guard let s = Scenario(rawValue: scenario) else {
+        throw ValidationError("unknown scenario '\(scenario)' (see --list-scenarios)")
+      }
+      _ = s
+      return
+    }
     guard Exercise(rawValue: exercise) != nil else {
       throw ValidationError("unknown exercise '\(exercise)'")
     }
@@ -64,6 +81,26 @@ struct SimulateCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if listScenarios {
+      for split in Scenario.Split.allCases {
+        let seeds =
+          split == .tune
+          ? "seeds < \(Scenario.heldOutSeeds.lowerBound)"
+          : "seeds ≥ \(Scenario.heldOutSeeds.lowerBound)"
+        print("\(split.rawValue) (\(seeds)):")
+        for s in Scenario.scenarios(in: split) {
+          print("  \(s.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) \(s.summary)")
+        }
+      }
+      return
+    }
+    guard let output else { return }
+    if let name = scenario, let s = Scenario(rawValue: name) {
+      var request = s.request(seed: seed)
+      request.streamName = URL(fileURLWithPath: output).lastPathComponent
+      try write(Simulator.run(request), to: output)
+      return
+    }
     let request = SimulationRequest(
       exercise: Exercise(rawValue: exercise)!, reps: reps, sets: sets, loadKg: load, seed: seed,
       transport: Transport(rawValue: transport)!, noise: NoiseLevel(rawValue: noise)!,
@@ -71,7 +108,10 @@ struct SimulateCommand: AsyncParsableCommand {
       rateHz: rateHz,
       grinder: grinder, paused: paused, rackMoves: !noRackMoves,
       streamName: URL(fileURLWithPath: output).lastPathComponent)
-    let stream = Simulator.run(request)
+    try write(Simulator.run(request), to: output)
+  }
+
+  private func write(_ stream: SimulatedStream, to output: String) throws {
     try Data(stream.bytes).write(to: URL(fileURLWithPath: output))
     try TruthFile.encode(stream.truth).write(
       to: URL(fileURLWithPath: TruthFile.path(forStream: output)))
