@@ -56,6 +56,10 @@ public struct Analyzer: Sendable {
   /// The rise last measured (its valley's time and its top), so a top told
   /// again is measured again only if the bar went higher.
   private var measuredRise: (valleyT: Double, topCm: Double)? = nil
+  /// A rep-like rise that did not belong to the open set: the first of a
+  /// new one if the next rise matches it.
+  private var stranger: (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
+    nil
   /// The valley time of the last rise counted as a final rep.
   private var countedRiseValleyT: Double? = nil
   private let measurer: RepMeasurer
@@ -266,6 +270,7 @@ public struct Analyzer: Sendable {
     guard
       let measured = measurer.measure(
         samples: samples, rise: rise, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
+        maxRomCm: RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise),
         attitude: attitude)
     else { return }
     let rep = measured.analysis.report
@@ -275,9 +280,25 @@ public struct Analyzer: Sendable {
     let cameDown = RepRules.cameDownFirst(
       rise, concentricStartS: rep.concentricStartS, minRiseCm: minRiseCm)
     if let band = sets.band {
-      guard RepRules.belongs(ends, toSet: band, cameDownFirst: cameDown) else { return }
-      if sets.repsInSet >= SetTracker.maxRepsPerSet { endSet(into: &events) }
-      count(measured, ends: ends, rise: rise, into: &events)
+      if RepRules.belongs(ends, toSet: band, cameDownFirst: cameDown) {
+        stranger = nil
+        if sets.repsInSet >= SetTracker.maxRepsPerSet { endSet(into: &events) }
+        count(measured, ends: ends, rise: rise, into: &events)
+        return
+      }
+      // Two rises in a row that are the same lift, but not the set's: the
+      // set was something else (it began on a move that looked like a rep)
+      // or is over; a new one starts with them.
+      if let s = stranger, s.rise.valley.t != rise.valley.t,
+        RepRules.belongs(ends, toSet: s.ends, cameDownFirst: cameDown)
+      {
+        stranger = nil
+        endSet(into: &events)
+        count(s.measured, ends: s.ends, rise: s.rise, into: &events)
+        count(measured, ends: ends, rise: rise, into: &events)
+      } else {
+        stranger = (measured, ends, rise)
+      }
       return
     }
     if let p = sets.provisional, p.riseValleyT != rise.valley.t {

@@ -83,7 +83,7 @@ struct RepMeasurer: Sendable {
   /// (the plausibility gates above).
   func measure(
     samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, minRiseCm: Double,
-    attitude: AttitudeLog
+    maxRomCm: Double, attitude: AttitudeLog
   ) -> Measured? {
     guard let m = measureScaled(samples: samples, rise: rise, index: index, attitude: attitude)
     else { return nil }
@@ -91,7 +91,7 @@ struct RepMeasurer: Sendable {
     let duration = rep.concentricEndS - rep.concentricStartS
     guard duration >= Self.minConcentricS, duration <= Self.maxConcentricS,
       rep.meanVelocityMps <= Self.maxMeanVelocityMps,
-      rep.romCm >= minRiseCm * Self.minRomShareOfRise
+      rep.romCm >= minRiseCm * Self.minRomShareOfRise, rep.romCm <= maxRomCm
     else { return nil }
     return m
   }

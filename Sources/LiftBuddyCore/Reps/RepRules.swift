@@ -39,6 +39,24 @@ enum RepRules {
     var rangeCm: Double { topCm - bottomCm }
   }
 
+  /// The longest bar travel each lift allows, in cm: the limb that moves
+  /// the bar bounds it (segment lengths as shares of body height H,
+  /// Drillis & Contini 1966). A press travels at most the arm, shoulder to
+  /// grip ≈ 0.39 H: 78 cm for a 2 m lifter; a bench press less, by the
+  /// chest's depth; a deadlift from the floor (bar at 22 cm) to the
+  /// knuckles at lockout ≈ 0.46 H; a squat from the shoulders at ≈ 0.82 H
+  /// to a full depth near 0.4 H. Margins for a very tall lifter added. A
+  /// rise beyond is the bar lifted from the floor (a clean: ~120 cm), not
+  /// a rep of the lift; with no exercise, a squat's bound holds.
+  static func maxRomCm(_ exercise: Exercise?) -> Double {
+    switch exercise {
+    case .benchPress: 65
+    case .overheadPress: 85
+    case .deadlift: 80
+    case .squat, nil: 95
+    }
+  }
+
   static func sameEnd(_ a: Double, _ b: Double, rangeCm: Double) -> Bool {
     abs(a - b) <= max(sameEndMinCm, sameEndShareOfRise * rangeCm)
   }
