@@ -58,8 +58,9 @@ public struct Analyzer: Sendable {
   private var measuredRise: (valleyT: Double, topCm: Double)? = nil
   /// A rep-like rise that did not belong to the open set: the first of a
   /// new one if the next rise matches it.
-  private var stranger: (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
-    nil
+  private var stranger:
+    (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
+      nil
   /// The valley time of the last rise counted as a final rep.
   private var countedRiseValleyT: Double? = nil
   private let measurer: RepMeasurer
@@ -243,9 +244,10 @@ public struct Analyzer: Sendable {
     for turn in found {
       switch turn {
       case .topHeld(let rise):
-        consider(rise, into: &events)
+        sets.markStoodAtTop(riseValleyT: rise.valley.t)
+        consider(rise, stood: true, into: &events)
       case .topLeft(let rise):
-        consider(rise, into: &events)
+        consider(rise, stood: false, into: &events)
         sets.markLeftTop(at: now)
       case .bottom(let bottom, let rising):
         checkReturn(to: bottom, leaving: rising, into: &events)
@@ -255,7 +257,9 @@ public struct Analyzer: Sendable {
   }
 
   /// A rise at its top: measured, then judged by `RepRules`.
-  private mutating func consider(_ rise: TurnFinder.Rise, into events: inout [AnalyzerEvent]) {
+  private mutating func consider(
+    _ rise: TurnFinder.Rise, stood: Bool, into events: inout [AnalyzerEvent]
+  ) {
     guard rise.peak.cm - rise.valley.cm >= minRiseCm, countedRiseValleyT != rise.valley.t else {
       return
     }
@@ -311,12 +315,14 @@ public struct Analyzer: Sendable {
       }
       sets.withdraw(.outsideSet, into: &events)
     }
-    if RepRules.finalAtTop(exercise: session.exercise, cameDownFirst: cameDown) {
+    let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown)
+    if RepRules.finalAtTop(exercise: session.exercise, cameDownFirst: fromStand) {
       count(measured, ends: ends, rise: rise, into: &events)
-    } else if RepRules.mayStartSet(exercise: session.exercise, cameDownFirst: cameDown) {
+    } else if RepRules.mayStartSet(exercise: session.exercise, cameDownFirst: fromStand) {
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
-        cameDownFirst: cameDown, riseValleyT: rise.valley.t, session: session, into: &events)
+        cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
+        session: session, into: &events)
     }
   }
 
@@ -330,7 +336,7 @@ public struct Analyzer: Sendable {
   ) {
     guard let p = sets.provisional, bottom.t > p.analysis.report.concentricEndS else { return }
     let held = (p.leftTopT ?? bottom.t) - p.analysis.report.concentricEndS
-    if RepRules.cameBackDown(p.ends, to: bottom.cm, heldTopS: held) {
+    if RepRules.cameBackDown(p.ends, to: bottom.cm, stoodAtTop: p.stoodAtTop, heldTopS: held) {
       countedRiseValleyT = p.riseValleyT
       sets.confirm(into: &events)
       afterCount(topT: p.analysis.report.concentricEndS)

@@ -73,10 +73,20 @@ enum RepRules {
       && concentricStartS - rise.arrivedAtValleyT <= maxBottomPauseS
   }
 
-  /// The bar came back to the rise's bottom after holding its top no longer
-  /// than a lockout.
-  static func cameBackDown(_ ends: Ends, to bottomCm: Double, heldTopS: Double) -> Bool {
-    sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm) && heldTopS <= maxLockoutHoldS
+  /// The bar came back to the rise's bottom after a lockout: it stood at
+  /// the top (a deadlift or press is shown locked out; the hump of a
+  /// handled clip never stands), no longer than `maxLockoutHoldS`.
+  static func cameBackDown(_ ends: Ends, to bottomCm: Double, stoodAtTop: Bool, heldTopS: Double)
+    -> Bool
+  {
+    sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm) && stoodAtTop
+      && heldTopS <= maxLockoutHoldS
+  }
+
+  /// A set's first descent starts from a stand: the lifter unracked or
+  /// walked out and stood before it (a handled clip's hump does not stand).
+  static func cameDownFromStand(_ rise: TurnFinder.Rise, cameDownFirst: Bool) -> Bool {
+    cameDownFirst && rise.previousPeakHeld
   }
 
   /// Whether a first rep may be final at its top: only eccentric-first

@@ -36,6 +36,8 @@ struct SetTracker: Sendable {
     var riseValleyT: Double
     /// When the bar left its top (nil while it is still there).
     var leftTopT: Double?
+    /// Whether the bar stood at its top (a lockout) before leaving it.
+    var stoodAtTop: Bool
   }
 
   private(set) var open: OpenSet? = nil
@@ -87,7 +89,8 @@ struct SetTracker: Sendable {
   /// Tells a first rep as provisional (or tells it again, re-measured).
   mutating func propose(
     _ rep: RepAnalysis, ends: RepRules.Ends, eccentricStartS: Double?, cameDownFirst: Bool,
-    riseValleyT: Double, session: SessionInfo, into events: inout [AnalyzerEvent]
+    riseValleyT: Double, stoodAtTop: Bool, session: SessionInfo,
+    into events: inout [AnalyzerEvent]
   ) {
     let number = setsStarted + 1
     // Told again for the same rise (the bar went higher): the same id, so a
@@ -104,12 +107,17 @@ struct SetTracker: Sendable {
     provisional = Provisional(
       analysis: analysis, eccentricStartS: eccentricStartS, ends: ends, setID: id,
       setNumber: number, exercise: session.exercise, loadKg: session.loadKg,
-      cameDownFirst: cameDownFirst, riseValleyT: riseValleyT, leftTopT: nil)
+      cameDownFirst: cameDownFirst, riseValleyT: riseValleyT, leftTopT: nil,
+      stoodAtTop: stoodAtTop)
     events.append(
       .provisionalRep(
         RepEvent(
           setID: id, setNumber: number, exercise: session.exercise?.rawValue,
           loadKg: session.loadKg, rep: report, velocityLossPct: nil)))
+  }
+
+  mutating func markStoodAtTop(riseValleyT: Double) {
+    if provisional?.riseValleyT == riseValleyT { provisional!.stoodAtTop = true }
   }
 
   mutating func markLeftTop(at t: Double) {

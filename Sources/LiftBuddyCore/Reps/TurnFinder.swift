@@ -39,6 +39,9 @@ struct TurnFinder: Sendable {
     /// When the bar, coming down, first got within the hysteresis of this
     /// valley: the end of the descent, the start of any pause.
     var arrivedAtValleyT: Double
+    /// Whether the bar stood at `previousPeak` (for `stillS`) before it came
+    /// down: a lifter's top, not the brief hump of a handled clip.
+    var previousPeakHeld: Bool = false
   }
 
   enum Turn: Equatable, Sendable {
@@ -65,7 +68,9 @@ struct TurnFinder: Sendable {
   private var arrivedAtBottomT = 0.0
   private var arrivalLevelCm = 0.0
   private var peakBeforeValley: TimedHeight? = nil
+  private var peakBeforeValleyHeld = false
   private var lastPeak: TimedHeight? = nil
+  private var lastPeakHeld = false
   /// The top last told as held, so a hold is told once.
   private var heldTop: TimedHeight? = nil
   private var bottomHeld = false
@@ -90,6 +95,7 @@ struct TurnFinder: Sendable {
         startRising(at: p)
       } else if p.cm < highest!.cm - Self.hysteresisCm {
         lastPeak = highest
+        lastPeakHeld = true  // where the stream found the bar, standing
         startFalling(at: p)
       }
     case .rising:
@@ -117,10 +123,12 @@ struct TurnFinder: Sendable {
         .topLeft(
           Rise(
             valley: bottom, peak: park, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT)))
+            arrivedAtValleyT: arrivedAtValleyT, previousPeakHeld: peakBeforeValleyHeld)))
       emit(.bottom(park, rising: true))
       lastPeak = park
       peakBeforeValley = park
+      lastPeakHeld = true
+      peakBeforeValleyHeld = true
       valley = park
       arrivedAtValleyT = park.t
       lastTurnT = park.t
@@ -133,12 +141,13 @@ struct TurnFinder: Sendable {
     }
     if p.cm < peak.cm - Self.hysteresisCm {
       lastPeak = peak
+      lastPeakHeld = heldTop != nil
       lastTurnT = peak.t
       emit(
         .topLeft(
           Rise(
             valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT)))
+            arrivedAtValleyT: arrivedAtValleyT, previousPeakHeld: peakBeforeValleyHeld)))
       startFalling(at: p)
       return
     }
@@ -150,7 +159,7 @@ struct TurnFinder: Sendable {
         .topHeld(
           Rise(
             valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT)))
+            arrivedAtValleyT: arrivedAtValleyT, previousPeakHeld: peakBeforeValleyHeld)))
     }
   }
 
@@ -165,7 +174,7 @@ struct TurnFinder: Sendable {
       .topHeld(
         Rise(
           valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-          arrivedAtValleyT: arrivedAtValleyT)))
+          arrivedAtValleyT: arrivedAtValleyT, previousPeakHeld: peakBeforeValleyHeld)))
   }
 
   private mutating func falling(_ p: TimedHeight, emit: (Turn) -> Void) {
@@ -184,6 +193,7 @@ struct TurnFinder: Sendable {
     let low = extremum!
     if p.cm > low.cm + Self.hysteresisCm {
       peakBeforeValley = lastPeak
+      peakBeforeValleyHeld = lastPeakHeld
       valley = low
       arrivedAtValleyT = arrivedAtBottomT
       lastTurnT = low.t
