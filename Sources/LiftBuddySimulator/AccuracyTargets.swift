@@ -64,10 +64,12 @@ public struct AccuracyTargets: Sendable {
       check(score.tilt, "tilt", limit, "°", &misses)
     }
     if let limit = repLatencyP90S {
-      if let p90 = Score.quantile(score.repLatencies, 0.9) {
+      // What the lifter sees first: the provisional event where the rep
+      // could not yet be told from a one-way move, else the final one.
+      if let p90 = Score.quantile(score.firstEventLatencies, 0.9) {
         if p90 > limit {
           misses.append(
-            "rep event p90 \(ScoreTable.decimal(p90, 2)) s after lockout (target ≤ \(limit))")
+            "first rep event p90 \(ScoreTable.decimal(p90, 2)) s after lockout (target ≤ \(limit))")
         }
       } else {
         misses.append("rep event latency: no rep events matched")

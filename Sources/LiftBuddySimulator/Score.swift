@@ -70,6 +70,9 @@ public struct Score: Sendable, Equatable {
   /// `rep` event (and a provisional one, if any) about it came out.
   public var repLatencies: [Double] = []
   public var provisionalLatencies: [Double] = []
+  /// Per true rep, the first event that told it (provisional or final):
+  /// what a lifter sees first, the latency issue 8's target is about.
+  public var firstEventLatencies: [Double] = []
   /// Provisional reps told that were no rep (withdrawn or not).
   public var falseProvisionals = 0
 
@@ -127,6 +130,7 @@ public struct Score: Sendable, Equatable {
     s.stickingClaimed += b.stickingClaimed
     s.repLatencies += b.repLatencies
     s.provisionalLatencies += b.provisionalLatencies
+    s.firstEventLatencies += b.firstEventLatencies
     s.falseProvisionals += b.falseProvisionals
     return s
   }

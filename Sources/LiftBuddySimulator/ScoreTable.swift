@@ -17,7 +17,7 @@ public enum ScoreTable {
   static let columns = [
     "", "streams", "sets", "exact%", "no_set", "reps", "+reps", "-reps", "prec", "recall",
     "mv_mae", "mv_bias", "pv_mae", "rom_mae", "tilt_mae", "tilt_bias", "stick%", "stick_false%",
-    "lat50", "lat90", "prov50", "prov90", "t0_bias", "t1_bias",
+    "lat50", "lat90", "prov50", "prov90", "first50", "first90", "t0_bias", "t1_bias",
   ]
 
   public static func render(_ rows: [(label: String, score: Score)]) -> String {
@@ -32,6 +32,7 @@ public enum ScoreTable {
         percent(s.stickingClaimed, of: s.smoothReps),
         quantile(s.repLatencies, 0.5), quantile(s.repLatencies, 0.9),
         quantile(s.provisionalLatencies, 0.5), quantile(s.provisionalLatencies, 0.9),
+        quantile(s.firstEventLatencies, 0.5), quantile(s.firstEventLatencies, 0.9),
         bias(s.concentricStart, 3), bias(s.concentricEnd, 3),
       ])
     }

@@ -20,21 +20,25 @@ public enum Scorer {
     let truthReps = truth.sets.flatMap(\.reps)
     let spans = truthReps.map { ($0.concentricStartS, $0.concentricEndS) }
     let finals = analysis.finalReps
+    var first: [Int: Double] = [:]
     for pair in pairs(
       finals.map { ($0.rep.concentricStartS, $0.rep.concentricEndS) }, spans,
       by: intersectionOverUnion)
     {
-      score.repLatencies.append(
-        finals[pair.found].streamTime - truthReps[pair.truth].concentricEndS)
+      let latency = finals[pair.found].streamTime - truthReps[pair.truth].concentricEndS
+      score.repLatencies.append(latency)
+      first[pair.truth] = latency
     }
     let provisionals = analysis.provisionalReps
     let provisionalPairs = pairs(
       provisionals.map { ($0.rep.concentricStartS, $0.rep.concentricEndS) }, spans,
       by: intersectionOverUnion)
     for pair in provisionalPairs {
-      score.provisionalLatencies.append(
-        provisionals[pair.found].streamTime - truthReps[pair.truth].concentricEndS)
+      let latency = provisionals[pair.found].streamTime - truthReps[pair.truth].concentricEndS
+      score.provisionalLatencies.append(latency)
+      first[pair.truth] = min(first[pair.truth] ?? latency, latency)
     }
+    score.firstEventLatencies = first.keys.sorted().map { first[$0]! }
     score.falseProvisionals = provisionals.count - provisionalPairs.count
     return score
   }
