@@ -118,15 +118,11 @@ final class HistoryIndex: Sendable {
       meanVelocitiesMps: report.reps.map(\.meanVelocityMps))
   }
 
-  /// Report ids are made by the daemon (`20261121T180502Z-1`): letters,
-  /// digits, `-` and `_`. Anything else (a dot, a slash, a percent sign)
-  /// cannot name a report.
+  /// A report's file is named by `ReportFileWriter.fileName(for:)`; an id
+  /// that name would change (a slash, a percent sign, a leading dot) cannot
+  /// name a report, so it never reaches the file system.
   static func isReportID(_ id: String) -> Bool {
-    (1...128).contains(id.utf8.count)
-      && id.utf8.allSatisfy {
-        ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45
-          || $0 == 95
-      }
+    (1...200).contains(id.utf8.count) && ReportFileWriter.fileName(for: id) == id + ".json"
   }
 
   static func isReportFileName(_ name: String) -> Bool {

@@ -38,7 +38,7 @@ let history = null;
 function show(view) {
   for (const s of document.querySelectorAll(".view")) s.hidden = s.id !== view;
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.view === view);
-  if (view === "history") loadHistory();
+  if (view === "history") loadHistory(true);
   if (view === "report") renderReport();
   if (view === "live") drawTraces();
   if (location.hash !== "#" + view) history_replace(view);
