@@ -272,6 +272,11 @@ def http(port, method, path, body=None, headers=None):
     return int(head.split(b" ")[1]), payload.decode(errors="replace")
 
 
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -339,7 +344,9 @@ def main():
         poll()
         check(wait_for(lambda: browser.js("document.getElementById('conn').className") == "conn off", 5),
               "the page notices the daemon has gone")
-        if w1 and w1.of("rep_provisional"):
+        told = len(w1.of("rep_provisional")) if w1 else 0
+        print(f"run 1: {len(w1.of('rep')) if w1 else '?'} final and {told} provisional reps on the socket")
+        if told:
             check(provisional_seen > 0, "a provisional rep is shown dimmed before it is final")
 
         # Run 2: the daemon comes back on the same port; the page reconnects by itself.
@@ -348,8 +355,11 @@ def main():
         check(wait_for(lambda: browser.js("document.getElementById('conn').className") == "conn on", 10),
               "the page reconnects after the daemon restarts")
         w2 = SocketWatcher(d2.sock_path)
+        rss0 = rss_kb(d2.proc.pid)
         viewers = [Viewer(port) for _ in range(50)]
         check(wait_for(lambda: all(v.ok for v in viewers), 10), "50 viewers connected")
+        time.sleep(2)
+        print(f"daemon RSS: {rss0} kB with the page open, {rss_kb(d2.proc.pid)} kB with 50 more viewers")
 
         # Requests that must not reach anything.
         for path in ["/../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc/passwd",
