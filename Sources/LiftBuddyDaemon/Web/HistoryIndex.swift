@@ -49,9 +49,12 @@ final class HistoryIndex: Sendable {
     }
   }
 
+  /// A report replaced atomically (a new inode) or in place (a new
+  /// modification time) is read again.
   private struct Stamp: Equatable {
+    var inode: UInt64
     var size: Int
-    var mtime: Int
+    var mtimeNs: Int
   }
 
   /// The newest sets listed; older files stay on disk, unlisted.
@@ -82,7 +85,9 @@ final class HistoryIndex: Sendable {
         guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
           continue
         }
-        seen[name] = Stamp(size: Int(info.st_size), mtime: Int(info.st_mtim.tv_sec))
+        seen[name] = Stamp(
+          inode: UInt64(info.st_ino), size: Int(info.st_size),
+          mtimeNs: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
       }
     }
     let known = cache.withLockedValue { $0 }
