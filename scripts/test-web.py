@@ -193,6 +193,7 @@ class Viewer(threading.Thread):
         super().__init__(daemon=True)
         self.port = port
         self.frames = []
+        self.times = {}  # "set_id/index" -> arrival of its first rep object (bench-web.py)
         self.ok = False
         self.start()
 
@@ -216,7 +217,11 @@ class Viewer(threading.Thread):
                 op, payload = buf[0] & 15, buf[n - self._len(buf):n]
                 buf = buf[n:]
                 if op == 1:
-                    self.frames.append(payload.decode())
+                    text = payload.decode()
+                    if text.startswith('{"class":"rep'):
+                        o = json.loads(text)
+                        self.times.setdefault(f"{o['set_id']}/{o['rep']['index']}", time.time())
+                    self.frames.append(text)
                 elif op == 8:
                     return
         except OSError:

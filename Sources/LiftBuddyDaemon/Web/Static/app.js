@@ -231,7 +231,7 @@ function renderHistory() {
   // Load-velocity profile: each set's best mean velocity against its load.
   Plot.draw($("lv-chart"), {
     empty: "no sets with a known load yet",
-    x: { format: (v) => `${Math.round(v)} kg` },
+    x: { format: (v) => `${Math.round(v * 10) / 10} kg` },
     series: [{ type: "dot", color: Plot.color("--z2"), label: "best mean m/s vs load",
       points: mine.filter((h) => h.load_kg !== null && h.best_mean_velocity_mps !== null).map((h) => [h.load_kg, h.best_mean_velocity_mps]) }],
   });
