@@ -101,13 +101,10 @@ public struct DaemonRunner {
         configuration: WebConfiguration(
           address: address, pairingCode: pairingCode,
           siteRoot: configuration.httpRoot ?? WebServer.defaultSiteRoot(),
-          reportDirectory: outputDir, release: "0.1.0"),
+          reportDirectory: outputDir),
         control: pipeline, logger: logger, eventLoopGroup: eventLoopGroup)
       do {
-        let bound = try await webServer.start()
-        logger.notice(
-          "web view on http://\(bound.ipAddress.map { WebAddress(host: $0, port: bound.port ?? 0).description } ?? "\(bound)")/ pairing code \(pairingCode)"
-        )
+        try await webServer.start()
       } catch {
         logger.critical("cannot serve the web view on \(address): \(error)")
         await server.shutdown(finalStatus: nil)

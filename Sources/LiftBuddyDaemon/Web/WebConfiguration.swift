@@ -22,9 +22,10 @@ public struct WebConfiguration: Sendable {
   /// Bytes queued for a viewer that does not read before it is dropped.
   public var viewerBufferBytes = 256 * 1024
 
+  /// `release` defaults to the one the Unix socket's `version` object names.
   public init(
     address: WebAddress, pairingCode: PairingCode, siteRoot: String?, reportDirectory: String,
-    release: String
+    release: String = SocketConfiguration(path: "").release
   ) {
     self.address = address
     self.pairingCode = pairingCode

@@ -28,8 +28,8 @@ public final class WebServer: Sendable {
   /// The folder of the page's files beside an executable built by SwiftPM
   /// (`.build/release/LiftBuddy_LiftBuddyDaemon.resources/Static`), else
   /// where docs/web.md installs them.
-  public static func defaultSiteRoot(executablePath: String = CommandLine.arguments[0]) -> String {
-    let dir = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath()
+  public static func defaultSiteRoot(executable: URL? = Bundle.main.executableURL) -> String {
+    let dir = (executable ?? URL(fileURLWithPath: "/proc/self/exe")).resolvingSymlinksInPath()
       .deletingLastPathComponent().path
     let built = dir + "/LiftBuddy_LiftBuddyDaemon.resources/Static"
     return FileManager.default.fileExists(atPath: built + "/index.html")
@@ -62,14 +62,19 @@ public final class WebServer: Sendable {
   /// Live pages connected now.
   public var viewerCount: Int { hub.count }
 
-  /// Binds and listens; returns the address bound (its port, when 0 was asked).
+  /// Binds and listens, and logs the URL and the pairing code; returns the
+  /// address bound (its port, when 0 was asked).
   @discardableResult
   public func start() async throws -> SocketAddress {
     let channel = try await bootstrap().bind(
       host: configuration.address.host, port: configuration.address.port
     ).get()
     state.withLockedValue { $0 = .running(channel) }
-    return channel.localAddress!
+    let bound = channel.localAddress!
+    let shown = WebAddress(
+      host: bound.ipAddress ?? configuration.address.host, port: bound.port ?? 0)
+    logger.notice("web view on http://\(shown)/ pairing code \(configuration.pairingCode)")
+    return bound
   }
 
   /// Hands an event to every open page; returns at once.
@@ -94,6 +99,8 @@ public final class WebServer: Sendable {
       .serverChannelOption(.backlog, value: 256)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelOption(.writeBufferWaterMark, value: .init(low: high / 2, high: high))
+      // A phone that left the Wi-Fi without closing is found by the kernel.
+      .childChannelOption(.socketOption(.so_keepalive), value: 1)
       .childChannelInitializer { [self] channel in
         channel.eventLoop.makeCompletedFuture { try self.initialize(channel) }
       }
