@@ -380,6 +380,17 @@ def main():
               return out; }})()""")
             check(steps[0] == "1p:0.45" and steps[1] == "1:1" and steps[2] == "1:1 2p:0.45" and steps[3] == "1:1",
                   f"provisional rep dimmed, replaced by the final one, removed when withdrawn: {steps}")
+            # The spoken cue: each rep once (provisional or final), and the
+            # cut-off said once when velocity loss passes it.
+            slow = dict(final, rep=dict(rep["rep"], index=3, mean_velocity_mps=0.41), velocity_loss_pct=31.5)
+            slower = dict(slow, rep=dict(slow["rep"], index=4, mean_velocity_mps=0.4), velocity_loss_pct=33)
+            said = browser.js(f"""(() => {{ const said = []; localStorage.setItem('lb.sound', 'speech');
+              speechSynthesis.speak = (u) => said.push(u.text);
+              for (const o of {json.dumps([prov, final, slow, slower])}) onEvent(o);
+              localStorage.setItem('lb.sound', 'off'); return said; }})()""")
+            first_v = f"{rep['rep']['mean_velocity_mps']:.2f}"
+            check(said == [first_v, "0.41. Stop: velocity loss 32 percent", "0.40"],
+                  f"spoken cues, the cut-off once: {said}")
 
         # Run 2: the daemon comes back on the same port; the page reconnects by itself.
         d2 = Daemon(work, port, "squat-3sets-ble-typical.lbs", 10, loop=True)

@@ -169,7 +169,7 @@ function drawTraces() {
 function renderReport(report = lastReport) {
   if (!report) return;
   const s = report.summary;
-  $("report-title").textContent = `${exName(report.exercise)} · ${kg(report.load_kg)} · ${report.started_at.replace("T", " ").replace("Z", " UTC")}`;
+  $("report-title").textContent = `${exName(report.exercise)} · ${kg(report.load_kg)} · ${report.started_at.slice(0, 16).replace("T", " ")} UTC`;
   $("report-title").dataset.id = report.id;
   const cell = (label, value, id) => `<div id="${id}">${label}<b>${value}</b></div>`;
   $("report-summary").innerHTML =
