@@ -1,5 +1,6 @@
 import Foundation
 import LiftBuddyCore
+import Logging
 import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
@@ -62,11 +63,15 @@ final class HistoryIndex: Sendable {
   static let maxReportBytes = 1024 * 1024
 
   let directory: String
+  private let logger: Logger
   private let cache = NIOLockedValueBox([String: (stamp: Stamp, entry: Entry?)]())
   /// Files that could not be parsed, counted for the log.
   private let rejected = NIOLockedValueBox(0)
 
-  init(directory: String) { self.directory = directory }
+  init(directory: String, logger: Logger = Logger(label: "liftbuddyd")) {
+    self.directory = directory
+    self.logger = logger
+  }
 
   var rejectedCount: Int { rejected.withLockedValue { $0 } }
 
@@ -94,7 +99,10 @@ final class HistoryIndex: Sendable {
     var updated = known.filter { seen[$0.key] != nil }
     for (name, stamp) in seen where known[name]?.stamp != stamp {
       let entry = parse(name)
-      if entry == nil { rejected.withLockedValue { $0 += 1 } }
+      if entry == nil {
+        rejected.withLockedValue { $0 += 1 }
+        logger.warning("history: \(directory)/\(name) is not a readable lift report; not listed")
+      }
       updated[name] = (stamp, entry)
     }
     cache.withLockedValue { $0 = updated }

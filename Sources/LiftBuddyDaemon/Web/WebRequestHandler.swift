@@ -58,6 +58,7 @@ final class WebRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    environment.logger.debug("web request failed; closing", metadata: ["error": "\(error)"])
     context.close(promise: nil)
   }
 

@@ -53,7 +53,7 @@ public final class WebServer: Sendable {
       )
     }
     self.environment = .init(
-      site: site, history: HistoryIndex(directory: configuration.reportDirectory),
+      site: site, history: HistoryIndex(directory: configuration.reportDirectory, logger: logger),
       commands: WebCommandGate(
         control: control, pairingCode: configuration.pairingCode, release: configuration.release),
       maxBodyBytes: configuration.maxBodyBytes, threadPool: .singleton, logger: logger)
