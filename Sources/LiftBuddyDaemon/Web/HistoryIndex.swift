@@ -95,6 +95,12 @@ final class HistoryIndex: Sendable {
           mtimeNs: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
       }
     }
+    // Only the newest files are read: report names begin with the set's
+    // start time, so the cache stays bounded however many files pile up.
+    if seen.count > Self.maxEntries {
+      let keep = Set(seen.keys.sorted().suffix(Self.maxEntries))
+      seen = seen.filter { keep.contains($0.key) }
+    }
     let known = cache.withLockedValue { $0 }
     var updated = known.filter { seen[$0.key] != nil }
     for (name, stamp) in seen where known[name]?.stamp != stamp {
