@@ -519,12 +519,6 @@ def main():
         check(set(ids) == {r["id"] for r in reports}, f"history lists {len(ids)} sets")
         browser.screenshot("history.png")
 
-        # Viewers got the very rep objects the Unix socket sent.
-        socket_reps = w2.of("rep")
-        bad = [i for i, v in enumerate(viewers) if not socket_reps or
-               [f for f in v.frames if f.startswith('{"class":"rep"')][-len(socket_reps):] != socket_reps]
-        check(not bad, f"50 viewers each got the socket's {len(socket_reps)} rep objects, byte for byte")
-
         # Latency: rep on the Unix socket → rep element on the page.
         page_seen = browser.js("window.__lbSeen") or {}
         lat = []
@@ -543,6 +537,20 @@ def main():
         d2.stop()
         check(wait_for(lambda: browser.js("document.getElementById('conn').className") == "conn off", 5),
               "the page notices SIGTERM")
+
+        # Viewers got the very rep objects the Unix socket sent.
+        # (compared once the daemon has stopped and every connection has
+        # closed, so no rep is still on its way to one of them)
+        for t in [w2] + viewers:
+            t.join(5)
+        socket_reps = w2.of("rep")
+        bad = [i for i, v in enumerate(viewers) if not socket_reps or
+               [f for f in v.frames if f.startswith('{"class":"rep"')][-len(socket_reps):] != socket_reps]
+        detail = ""
+        if bad:
+            got = [f for f in viewers[bad[0]].frames if f.startswith('{"class":"rep"')]
+            detail = f"; {len(bad)} differ, e.g. viewer {bad[0]} got {len(got)}, last {got[-1][:120] if got else None}"
+        check(not bad, f"50 viewers each got the socket's {len(socket_reps)} rep objects, byte for byte" + detail)
     finally:
         browser.close()
         for d in [locals().get("d1"), locals().get("d2")]:
