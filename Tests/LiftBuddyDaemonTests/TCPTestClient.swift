@@ -27,9 +27,18 @@ final class TCPTestClient {
 
   deinit { close(fd) }
 
-  func send(_ text: String) {
-    let bytes = Array(text.utf8)
+  func send(_ text: String) { send(bytes: Array(text.utf8)) }
+
+  func send(bytes: [UInt8]) {
     _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+  }
+
+  /// A client's frames are masked (RFC 6455 5.3); payloads here are short.
+  func sendFrame(opcode: UInt8, payload: [UInt8] = []) {
+    let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+    send(
+      bytes: [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask
+        + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] })
   }
 
   /// At least `count` bytes, or fewer at end of stream.

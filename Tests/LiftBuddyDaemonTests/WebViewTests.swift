@@ -158,4 +158,39 @@ import Testing
     #expect(try viewer.closeCode() == 1001)  // going away: the page reconnects
     try await group.shutdownGracefully()
   }
+
+  /// A page that stops answering pings (a phone gone from the Wi-Fi) is
+  /// closed after two intervals; one that answers stays.
+  @Test func aViewerThatDoesNotAnswerPingsIsClosed() async throws {
+    let dir = ScratchDirectory()
+    let stream = Binaries.packageRoot.appendingPathComponent(
+      "SampleStreams/squat-serial-typical.lbs"
+    ).path
+    let pipeline = Pipeline(
+      source: try ReplaySource(path: stream), exercise: nil, loadKg: nil, sinks: [],
+      logger: Logger(label: "test"))
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    var configuration = WebConfiguration(
+      address: WebAddress(host: "127.0.0.1", port: 0), pairingCode: PairingCode("2468")!,
+      siteRoot: nil, reportDirectory: dir.path)
+    configuration.viewerPingInterval = .milliseconds(200)
+    let server = WebServer(
+      configuration: configuration, control: pipeline, logger: Logger(label: "test"),
+      eventLoopGroup: group)
+    let port = try await server.start().port!
+
+    let silent = try TCPTestClient.webSocket(port: port)
+    let answering = try TCPTestClient.webSocket(port: port)
+    #expect(await waitUntil(timeout: 2) { server.viewerCount == 2 })
+    #expect(try silent.frame().opcode == 9)  // ping
+    for _ in 0..<5 {
+      let ping = try answering.frame()
+      #expect(ping.opcode == 9)
+      answering.sendFrame(opcode: 10, payload: ping.payload)
+    }
+    #expect((try? silent.frame()) == nil)  // closed, no more frames
+    #expect(await waitUntil(timeout: 2) { server.viewerCount == 1 })
+    await server.shutdown()
+    try await group.shutdownGracefully()
+  }
 }

@@ -4,18 +4,30 @@ import NIOWebSocket
 /// One open page after its WebSocket upgrade: sends it the backlog, then
 /// every published event, and drops it once it falls `viewerBufferBytes`
 /// behind (a phone that went to sleep must not hold the daemon's memory).
-/// The page sends nothing but pings and the close handshake.
+/// The page sends nothing but pongs and the close handshake.
+///
+/// Every `pingInterval` it pings; a page that has not answered the previous
+/// ping by then is closed. A phone that left the Wi-Fi without closing would
+/// otherwise hold a connection slot for hours (TCP's own keepalive starts
+/// after two), and a phone that sleeps and wakes all day opens a new one
+/// each time.
 final class ViewerHandler: ChannelInboundHandler {
   typealias InboundIn = WebSocketFrame
   typealias OutboundOut = WebSocketFrame
 
   private let hub: ViewerHub
+  private let pingInterval: TimeAmount
   private var context: ChannelHandlerContext?
   /// Events up to this one were in the backlog sent at join.
   private var joinedAt: UInt64 = 0
   private var closing = false
+  private var awaitingPong = false
+  private var pinger: RepeatedTask?
 
-  init(hub: ViewerHub) { self.hub = hub }
+  init(hub: ViewerHub, pingInterval: TimeAmount) {
+    self.hub = hub
+    self.pingInterval = pingInterval
+  }
 
   func handlerAdded(context: ChannelHandlerContext) {
     self.context = context
@@ -23,11 +35,30 @@ final class ViewerHandler: ChannelInboundHandler {
     joinedAt = sequence
     for frame in frames { context.write(wrapOutboundOut(text(frame)), promise: nil) }
     context.flush()
+    let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+    pinger = context.eventLoop.scheduleRepeatedTask(
+      initialDelay: pingInterval, delay: pingInterval
+    ) { _ in bound.value.ping() }
   }
 
   func handlerRemoved(context: ChannelHandlerContext) {
+    pinger?.cancel()
+    pinger = nil
     if self.context != nil { hub.leave(self, on: context.eventLoop) }
     self.context = nil
+  }
+
+  private func ping() {
+    guard let context, !closing else { return }
+    guard !awaitingPong else {
+      closing = true
+      context.close(promise: nil)
+      return
+    }
+    awaitingPong = true
+    let frame = WebSocketFrame(
+      fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))
+    context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
   }
 
   func deliver(_ frame: ByteBuffer, sequence: UInt64) {
@@ -56,6 +87,8 @@ final class ViewerHandler: ChannelInboundHandler {
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     let frame = unwrapInboundIn(data)
     switch frame.opcode {
+    case .pong:
+      awaitingPong = false
     case .ping:
       let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
       context.writeAndFlush(wrapOutboundOut(pong), promise: nil)

@@ -21,6 +21,8 @@ public struct WebConfiguration: Sendable {
   public var requestTimeout = TimeAmount.seconds(10)
   /// Bytes queued for a viewer that does not read before it is dropped.
   public var viewerBufferBytes = 256 * 1024
+  /// A viewer is pinged this often and closed if the last ping is unanswered.
+  public var viewerPingInterval = TimeAmount.seconds(20)
 
   /// `release` defaults to the one the Unix socket's `version` object names.
   public init(

@@ -126,6 +126,7 @@ public final class WebServer: Sendable {
       maxBytes: configuration.maxRequestBytes, timeout: configuration.requestTimeout)
     let requestHandler = WebRequestHandler(environment: environment)
     let hub = self.hub
+    let pingInterval = configuration.viewerPingInterval
     let upgrader = NIOWebSocketServerUpgrader(
       maxFrameSize: 4096,
       shouldUpgrade: { channel, head in
@@ -134,7 +135,8 @@ public final class WebServer: Sendable {
       },
       upgradePipelineHandler: { channel, _ in
         channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(ViewerHandler(hub: hub))
+          try channel.pipeline.syncOperations.addHandler(
+            ViewerHandler(hub: hub, pingInterval: pingInterval))
         }
       })
     try operations.addHandler(requestGuard, name: RequestGuard.name)
