@@ -53,10 +53,14 @@ let package = Package(
         "LiftBuddyCore", "BlueZ", "CUdev", "CSystemd",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "SystemPackage", package: "swift-system"),
-      ]
+      ],
+      // The web view's page (docs/web.md), read once at start.
+      resources: [.copy("Web/Static")]
     ),
     .executableTarget(
       name: "liftbuddyd",

@@ -2,8 +2,8 @@
 # Installs what LiftBuddy needs to build, run and test on Debian or
 # Raspberry Pi OS: the C libraries behind its system-library targets, the
 # tools its tests drive for real (systemd-analyze, GNU time), the firmware
-# toolchain (avr-gcc, Arduino core, simavr) and Python's jsonschema for the
-# report schema check. Swift itself (6.0 or newer) must already be on PATH:
+# toolchain (avr-gcc, Arduino core, simavr), Python's jsonschema for the
+# report schema check, and headless Chromium for the web view's tests. Swift itself (6.0 or newer) must already be on PATH:
 # see README.md.
 set -euo pipefail
 
@@ -11,6 +11,7 @@ packages=(
   pkg-config libbluetooth-dev libudev-dev libsystemd-dev   # CBluetooth, CUdev, CSystemd
   systemd time python3 python3-jsonschema                   # tests and benchmarks
   gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libelf-dev make g++  # Firmware/
+  chromium fonts-dejavu-core                                 # the web view's browser tests
 )
 
 sudo=""

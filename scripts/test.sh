@@ -80,7 +80,12 @@ hil() {
 }
 step "firmware in the loop (simavr → pty → liftbuddyd)" hil
 
-# 5. Fuzzing: the committed corpus replayed by the plain build, then a short
+# 5. The web view in headless Chromium (scripts/test-web.py, about a minute):
+#    what the page shows against the report files, reconnect, 50 viewers, the
+#    pairing code, hostile requests. Phone-size screenshots: web-screenshots/.
+step "web view in Chromium" /usr/bin/python3 scripts/test-web.py "$(bin_dir)/liftbuddyd"
+
+# 6. Fuzzing: the committed corpus replayed by the plain build, then a short
 #    libFuzzer smoke with AddressSanitizer (long runs: scripts/fuzz.sh).
 step "fuzz corpus replay (core)" "$(bin_dir)/liftbuddy-fuzz" Tests/FuzzCorpus/core
 step "fuzz corpus replay (command)" "$(bin_dir)/liftbuddy-fuzz" --target=command Tests/FuzzCorpus/command

@@ -90,6 +90,12 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
   var socketGroup: String?
 
   @Option(
+    help: ArgumentHelp(
+      "Serve the web view (live page, reports, history, controls) on this address, e.g. 0.0.0.0:8080 (default: off; see docs/web.md).",
+      valueName: "address:port"))
+  var http: String?
+
+  @Option(
     name: .customLong("log-level"),
     help: ArgumentHelp(
       "trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
@@ -112,6 +118,7 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
     add("socket_mode", socketMode)
     add("socket_group", socketGroup)
     add("log_level", logLevel)
+    add("http", http)
     return flags
   }
 

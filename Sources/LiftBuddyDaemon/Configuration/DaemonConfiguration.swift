@@ -26,6 +26,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
   /// Upper bound on live `sample` events per second.
   public var sampleRateHz: Double = 10
   public var analyzer = AnalyzerConfiguration()
+  /// The web view (docs/web.md): off unless an address is given.
+  public var http: WebAddress?
+  /// nil: a random code at every start, printed and shown in `systemctl status`.
+  public var httpPairingCode: PairingCode?
+  /// The page's files; nil: beside the executable, else /usr/local/share/liftbuddy/web.
+  public var httpRoot: String?
 
   public init() {}
 
@@ -33,7 +39,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
   public static let keys: [String] = [
     "source", "socket", "output_dir", "record", "speed", "loop", "exercise", "load_kg", "baud",
     "socket_mode", "socket_group", "log_level", "sample_rate_hz", "smoother",
-    "smoothing_window_s", "set_rest_s", "min_rom_cm", "nominal_rate_hz",
+    "smoothing_window_s", "set_rest_s", "min_rom_cm", "nominal_rate_hz", "http",
+    "http_pairing_code", "http_root",
   ]
 
   /// Keys that SIGHUP applies to the running daemon; the others are read
@@ -115,6 +122,21 @@ public struct DaemonConfiguration: Sendable, Equatable {
         Self.isUnknown(text) ? nil : try Self.number(text, min: 0, max: 200, unit: "cm")
     case "nominal_rate_hz":
       analyzer.nominalRateHz = try Self.number(text, min: 1, max: 1000, unit: "Hz")
+    case "http":
+      if Self.isUnknown(text) || text.lowercased() == "off" {
+        http = nil
+      } else {
+        guard let address = WebAddress(parsing: text) else {
+          throw .init("expected ADDRESS:PORT such as 0.0.0.0:8080 or 127.0.0.1:8080, got '\(text)'")
+        }
+        http = address
+      }
+    case "http_pairing_code":
+      guard let code = PairingCode(text) else {
+        throw .init("expected 4 to 64 printable characters without spaces")
+      }
+      httpPairingCode = code
+    case "http_root": httpRoot = try Self.path(text)
     default:
       throw .init("unknown key; known keys are \(Self.keys.joined(separator: ", "))")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LiftBuddyCore
 import Logging
+import NIOPosix
 import ServiceLifecycle
 
 /// liftbuddyd from configuration to exit: builds the source, the pipeline
@@ -65,27 +66,54 @@ public struct DaemonRunner {
     let outputDir = configuration.resolvedOutputDir(environment: environment)
     let writer = ReportFileWriter(directory: outputDir, logger: logger)
     let isMaxSpeed = configuration.speed == .max && !(configuration.source?.isLive ?? true)
+    let pairingCode = configuration.http.map { _ in configuration.httpPairingCode ?? .random() }
     let pipeline = Pipeline(
       source: source, configuration: configuration.analyzer, exercise: exercise, loadKg: loadKg,
-      sinks: [LogSink(logger: logger), writer, SystemdStatusSink(notifier: notifier)],
+      sinks: [
+        LogSink(logger: logger), writer,
+        SystemdStatusSink(
+          notifier: notifier, suffix: pairingCode.map { "; web pairing code \($0)" } ?? ""),
+      ],
       options: .init(
         sampleRateHz: isMaxSpeed ? nil : configuration.sampleRateHz,
         recordPath: configuration.recordPath),
       logger: logger)
 
     let socketPath = configuration.resolvedSocketPath(environment: environment)
+    // One thread serves the socket's and the web view's clients alike.
+    let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let server = SocketServer(
       configuration: SocketConfiguration(
         path: socketPath, mode: mode_t(configuration.socketMode), group: configuration.socketGroup,
         sampleMaxHz: configuration.sampleRateHz),
-      control: pipeline, logger: logger)
+      control: pipeline, logger: logger, eventLoopGroup: eventLoopGroup)
     do {
       try await server.start()
     } catch {
       logger.critical("cannot listen on \(socketPath): \(error)")
+      try? await eventLoopGroup.shutdownGracefully()
       return Self.exitUnavailable
     }
     await pipeline.add(sink: SocketSink(server: server))
+    var web: WebServer?
+    if let address = configuration.http, let pairingCode {
+      let webServer = WebServer(
+        configuration: WebConfiguration(
+          address: address, pairingCode: pairingCode,
+          siteRoot: configuration.httpRoot ?? WebServer.defaultSiteRoot(),
+          reportDirectory: outputDir),
+        control: pipeline, logger: logger, eventLoopGroup: eventLoopGroup)
+      do {
+        try await webServer.start()
+      } catch {
+        logger.critical("cannot serve the web view on \(address): \(error)")
+        await server.shutdown(finalStatus: nil)
+        try? await eventLoopGroup.shutdownGracefully()
+        return Self.exitUnavailable
+      }
+      await pipeline.add(sink: WebSink(server: webServer))
+      web = webServer
+    }
 
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
       .init(
@@ -128,6 +156,8 @@ public struct DaemonRunner {
     notifier.stopping(status: "stopping")
     await writer.close()
     await server.shutdown(finalStatus: await pipeline.currentStatus())
+    await web?.shutdown()
+    try? await eventLoopGroup.shutdownGracefully()
     logger.notice("liftbuddyd stopped")
     return status
   }

@@ -4,19 +4,26 @@ import LiftBuddyCore
 /// with the source and the sets.
 public struct SystemdStatusSink: EventSink {
   private let notifier: SystemdNotifier
+  /// Appended to every status line (the web view's address and pairing code).
+  private let suffix: String
 
-  public init(notifier: SystemdNotifier) { self.notifier = notifier }
+  public init(notifier: SystemdNotifier, suffix: String = "") {
+    self.notifier = notifier
+    self.suffix = suffix
+  }
 
   public func publish(_ event: DaemonEvent) async {
     switch event {
     case .status(let s):
-      notifier.status("\(s.source): \(s.state.rawValue)\(s.message.map { ", \($0)" } ?? "")")
+      say("\(s.source): \(s.state.rawValue)\(s.message.map { ", \($0)" } ?? "")")
     case .analyzer(.setStarted(let s)):
-      notifier.status("set \(s.setNumber) in progress")
+      say("set \(s.setNumber) in progress")
     case .analyzer(.lift(let r)):
-      notifier.status("last set: \(r.summary.repCount) reps (\(r.id))")
+      say("last set: \(r.summary.repCount) reps (\(r.id))")
     default:
       break
     }
   }
+
+  private func say(_ text: String) { notifier.status(text + suffix) }
 }
