@@ -11,7 +11,7 @@ public struct EventPrinter: EventSink {
 
   public init(showSamples: Bool = false) { self.showSamples = showSamples }
 
-  public func publish(_ event: DaemonEvent) async {
+  public func publish(_ event: DaemonEvent) {
     guard let line = Self.text(event, showSamples: showSamples) else { return }
     var out = line + "\n"
     out.withUTF8 { buf in

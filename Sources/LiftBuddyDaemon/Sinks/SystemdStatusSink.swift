@@ -7,7 +7,7 @@ public struct SystemdStatusSink: EventSink {
 
   public init(notifier: SystemdNotifier) { self.notifier = notifier }
 
-  public func publish(_ event: DaemonEvent) async {
+  public func publish(_ event: DaemonEvent) {
     switch event {
     case .status(let s):
       notifier.status("\(s.source): \(s.state.rawValue)\(s.message.map { ", \($0)" } ?? "")")
