@@ -22,6 +22,7 @@ struct ReplayCommand: AsyncParsableCommand {
   var file: String
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "1 is the recording's pace, N is N times faster, max is as fast as possible.",
       valueName: "N|max"))

@@ -30,17 +30,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
   public init() {}
 
   /// The keys, in the order `--help` and the example file list them.
-  public static let keys: [String] = [
-    "source", "socket", "output_dir", "record", "speed", "loop", "exercise", "load_kg", "baud",
-    "socket_mode", "socket_group", "log_level", "sample_rate_hz", "smoother",
-    "smoothing_window_s", "set_rest_s", "min_rom_cm", "nominal_rate_hz",
-  ]
+  public static var keys: [String] { ConfigKey.all.map(\.name) }
 
   /// Keys that SIGHUP applies to the running daemon; the others are read
   /// again but need a restart to take effect.
-  public static let reloadableKeys: Set<String> = [
-    "exercise", "load_kg", "log_level", "sample_rate_hz",
-  ]
+  public static var reloadableKeys: Set<String> {
+    Set(ConfigKey.all.filter(\.reloadable).map(\.name))
+  }
 
   public static let baudRates = [
     1200, 2400, 4800, 9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600,
@@ -194,7 +190,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     return n
   }
 
-  private static func fmt(_ n: Double) -> String {
-    n == n.rounded() ? String(Int(n)) : String(n)
+  static func fmt(_ n: Double) -> String {
+    n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
   }
 }
