@@ -488,6 +488,72 @@ struct SocketFileTests {
     #expect(access(path, F_OK) != 0)
   }
 
+  // MARK: Attacks on the socket's directory (issue 9, item 2)
+
+  /// Today a stale socket of another user was removed silently, and the
+  /// mode and group were then set by path, following whatever had been
+  /// planted there.
+  @Test(.enabled(if: geteuid() == 0, "needs root to make another user's socket"))
+  func anotherUsersStaleSocketIsRefusedWithItsOwner() async throws {
+    let path = SocketTest.temporaryPath()
+    try leaveStaleSocket(at: path)
+    defer { unlink(path) }
+    #expect(lchown(path, 65534, 65534) == 0)
+    await #expect(throws: SocketServerError.foreignSocket(path: path, owner: 65534)) {
+      _ = try await SocketServerUnderTest.start(path: path)
+    }
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_uid == 65534)
+    #expect(
+      SocketServerError.foreignSocket(path: path, owner: 65534).description.contains(
+        "is a socket of uid 65534, not ours; refusing to remove it"))
+  }
+
+  @Test func aDirectoryOthersMayWriteIsRefusedUnlessSticky() async throws {
+    let dir = ScratchDirectory()
+    let open = dir.file("open")
+    #expect(mkdir(open, 0o777) == 0 && chmod(open, 0o777) == 0)
+    let path = open + "/d.sock"
+    await #expect(throws: SocketServerError.unsafeDirectory(path: open, mode: 0o777, owner: geteuid())) {
+      _ = try await SocketServerUnderTest.start(path: path)
+    }
+    #expect(access(path, F_OK) != 0)
+    // Sticky, as /tmp is: nobody can remove or rename our socket there.
+    #expect(chmod(open, 0o1777) == 0)
+    let s = try await SocketServerUnderTest.start(path: path)
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
+    await s.stop()
+  }
+
+  /// The socket appears at its path with its final mode, never with the
+  /// umask's: it is linked in from a private directory after chmod. And no
+  /// private directory is left behind.
+  @Test func theSocketAppearsWithItsModeAndLeavesNoTemporaryBehind() async throws {
+    let dir = ScratchDirectory()
+    let path = dir.file("d.sock")
+    let old = umask(0)
+    defer { umask(old) }
+    let s = try await SocketServerUnderTest.start(path: path) { $0.mode = 0o600 }
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(entries == ["d.sock"])
+    await s.stop()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+  }
+
+  /// Today: `unixDomainSocketPathTooLong`.
+  @Test func aPathTooLongIsSaidSoWithTheLimit() async throws {
+    let path = "/tmp/" + String(repeating: "x", count: 120) + ".sock"
+    let error = await #expect(throws: SocketServerError.self) {
+      _ = try await SocketServerUnderTest.start(path: path)
+    }
+    #expect(
+      error?.description
+        == "socket path \(path) is \(path.utf8.count) bytes; a Unix socket path can have at most 107")
+  }
+
   /// Binds a socket and closes it without unlinking, as a crash would.
   private func leaveStaleSocket(at path: String) throws {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

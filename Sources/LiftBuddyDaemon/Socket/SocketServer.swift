@@ -53,17 +53,12 @@ public final class SocketServer: Sendable {
       $0 = .starting
     }
     do {
-      var file = SocketFile(path: configuration.path)
-      try file.clearStale()
-      let channel = try await bootstrap().bind(
-        unixDomainSocketPath: configuration.path, cleanupExistingSocketFile: false
-      )
-      .get()
+      var file = try SocketFile(path: configuration.path)
+      let fd = try file.bind(mode: configuration.mode, group: configuration.group)
+      let channel: any Channel
       do {
-        try file.recordIdentity()
-        try file.applyPermissions(mode: configuration.mode, group: configuration.group)
+        channel = try await bootstrap().withBoundSocket(fd).get()
       } catch {
-        try? await channel.close()
         file.removeIfOurs()
         throw error
       }
