@@ -339,12 +339,68 @@ struct SocketServerTests {
 
   @Test func connectionsBeyondMaxClientsAreToldAndClosed() async throws {
     let s = try await SocketServerUnderTest.start { $0.maxClients = 2 }
-    let a = try await s.connect()
-    let b = try await s.connect()
+    // Clients that have earned their slot with a command: nobody to evict.
+    let a = try await s.connect(watch: #"{"cmd":"watch"}"#)
+    let b = try await s.connect(watch: #"{"cmd":"watch"}"#)
     let path = s.path
     let third = try await SocketTest.offPool { try SocketTestClient(path: path).linesUntilEOF() }
     #expect(third == [#"{"class":"error","message":"too many clients (2)"}"#])
     _ = (a, b)
+    await s.stop()
+  }
+
+  // MARK: Clients that hold a slot must earn it (issue 9, item 3)
+
+  /// Today 256 connections that never send a byte lock everyone out with
+  /// `too many clients` until they leave; now a newcomer takes the oldest
+  /// idle one's slot.
+  @Test func twoHundredFiftySixIdleConnectionsDoNotLockOutAWatcher() async throws {
+    let s = try await SocketServerUnderTest.start { $0.idleTimeout = nil }
+    let path = s.path
+    let idle = try await SocketTest.offPool {
+      try (0..<256).map { _ in try SocketTestClient(path: path) }
+    }
+    #expect(await SocketTest.eventually { s.server.connectedClients == 256 })
+    let watcher = try await s.connect(watch: #"{"cmd":"watch"}"#)
+    // The oldest idle connection made room, and was told why.
+    let evicted = try await SocketTest.offPool { try idle[0].linesUntilEOF() }
+    #expect(evicted.last == #"{"class":"error","message":"closed to make room: no command since connecting"}"#)
+    #expect(s.server.connectedClients == 256)
+    s.server.publish(SocketFixtures.repEvent(1))
+    #expect(try await SocketTest.offPool { try watcher.line() }.hasPrefix(#"{"class":"rep""#))
+    await s.stop()
+  }
+
+  @Test func aConnectionThatSendsNoCommandIsClosedAfterTheIdleTimeout() async throws {
+    let s = try await SocketServerUnderTest.start { $0.idleTimeout = .milliseconds(300) }
+    let path = s.path
+    let started = ContinuousClock.now
+    let lines = try await SocketTest.offPool { try SocketTestClient(path: path).linesUntilEOF() }
+    #expect(
+      lines == [
+        SocketFixtures.versionLine,
+        #"{"class":"error","message":"no command within 0.3 s of connecting; disconnecting"}"#,
+      ])
+    #expect(ContinuousClock.now - started >= .milliseconds(250))
+    // One that asked for its status in time stays.
+    let talker = try await s.connect()
+    try talker.send(#"{"cmd":"status"}"# + "\n")
+    _ = try await SocketTest.offPool { try talker.line() }
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(s.server.connectedClients == 1)
+    await s.stop()
+  }
+
+  @Test func onePeerUserHoldsAtMostItsShareOfTheSlots() async throws {
+    let s = try await SocketServerUnderTest.start {
+      $0.maxClientsPerUser = 3
+      $0.exemptUsers = []
+    }
+    let held = try await (0..<3).asyncMap { _ in try await s.connect(watch: #"{"cmd":"watch"}"#) }
+    let path = s.path
+    let fourth = try await SocketTest.offPool { try SocketTestClient(path: path).linesUntilEOF() }
+    #expect(fourth == [#"{"class":"error","message":"too many connections from uid \#(geteuid()) (3)"}"#])
+    _ = held
     await s.stop()
   }
 
@@ -571,5 +627,13 @@ struct SocketFileTests {
       }
     }
     guard result == 0 else { throw SocketTestClient.Failure(description: "bind: \(errno)") }
+  }
+}
+
+extension Sequence {
+  fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+    var out: [T] = []
+    for element in self { out.append(try await transform(element)) }
+    return out
   }
 }
