@@ -29,6 +29,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
   public init() {}
 
+  /// Loads taken, in kg, from the config, the flags and socket clients
+  /// alike: the heaviest barbell lifts ever made are about half of this.
+  public static let loadKgRange: ClosedRange<Double> = 0...1000
+
   /// The keys, in the order `--help` and the example file list them.
   public static var keys: [String] { ConfigKey.all.map(\.name) }
 
@@ -66,7 +70,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
       if Self.isUnknown(text) {
         loadKg = nil
       } else {
-        loadKg = try Self.number(text, min: 0, max: 1000, unit: "kg")
+        loadKg = try Self.number(
+          text, min: Self.loadKgRange.lowerBound, max: Self.loadKgRange.upperBound, unit: "kg")
       }
     case "baud":
       guard let n = Int(text), Self.baudRates.contains(n) else {
