@@ -16,6 +16,7 @@ struct SocketServerTests {
     + #""set":1,"set_id":"20261121T041000Z-set1","velocity_loss_pct":null}"#
   static let statusLine =
     #"{"class":"status","message":null,"quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
+    + #""reports":{"pending":0,"set_aside":0,"written":3},"#
     + #""source":"replay:squat-5x100.lbs","state":"connected","t":12.5}"#
   static let setLine =
     #"{"class":"set","exercise":"squat","load_kg":100,"set":1,"set_id":"20261121T041000Z-set1","start_s":10.5}"#
@@ -446,6 +447,7 @@ struct SocketServerTests {
     await s.server.shutdown(finalStatus: final)
     let expected =
       #"{"class":"status","message":"SIGTERM","quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
+    + #""reports":{"pending":0,"set_aside":0,"written":3},"#
       + #""source":"replay:squat-5x100.lbs","state":"stopping","t":12.5}"#
     let watcherLines = try await SocketTest.offPool { try watcher.linesUntilEOF() }
     let idleLines = try await SocketTest.offPool { try idle.linesUntilEOF() }

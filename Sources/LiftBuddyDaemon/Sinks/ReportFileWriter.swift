@@ -29,6 +29,12 @@ public final class ReportFileWriter: EventSink {
     public var setAside = 0
     /// Waiting for their first try or a retry.
     public var pending = 0
+
+    public init(written: Int = 0, setAside: Int = 0, pending: Int = 0) {
+      self.written = written
+      self.setAside = setAside
+      self.pending = pending
+    }
   }
 
   public let directory: DirectoryHandle

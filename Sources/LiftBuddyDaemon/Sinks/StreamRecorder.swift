@@ -50,14 +50,19 @@ public final class StreamRecorder: Sendable {
   ) throws(Errno) {
     self.path = path
     self.logger = logger
-    let raw = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    // O_NONBLOCK only so that a FIFO nobody reads fails here instead of
+    // hanging the start; a regular file or a character device (/dev/null)
+    // is taken, then written blocking, on the recorder's own thread.
+    let raw = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard raw >= 0 else { throw Errno(rawValue: errno) }
     fd = SystemPackage.FileDescriptor(rawValue: raw)
     var info = stat()
-    guard fstat(raw, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+    let kind = fstat(raw, &info) == 0 ? info.st_mode & S_IFMT : 0
+    guard kind == S_IFREG || kind == S_IFCHR else {
       Glibc.close(raw)
       throw Errno.invalidArgument
     }
+    _ = fcntl(raw, F_SETFL, fcntl(raw, F_GETFL) & ~O_NONBLOCK)
     unwritten = NIOLoopBoundBox.makeBoxSendingValue(Unwritten(), eventLoop: queue.loop)
     var header =
       "# liftbuddy-stream 1\n# source: \(source)\n# started_at: \(Self.rfc3339(startedAtUnix))\n"

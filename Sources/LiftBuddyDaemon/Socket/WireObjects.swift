@@ -47,7 +47,7 @@ struct StatusObject: Encodable {
 
   enum CodingKeys: String, CodingKey { case `class`, state, source, message, quality, t, reports }
 
-  /// `reports`, present only where the daemon writes report files.
+  /// `reports`: null where nothing writes report files (`liftbuddy replay`).
   struct Reports: Encodable {
     var counts: ReportFileWriter.Counts
     enum CodingKeys: String, CodingKey {
@@ -70,7 +70,7 @@ struct StatusObject: Encodable {
     try c.encode(status.message, forKey: .message)
     try c.encode(status.quality, forKey: .quality)
     try c.encode(status.t, forKey: .t)
-    try c.encodeIfPresent(status.reports.map(Reports.init), forKey: .reports)
+    try c.encode(status.reports.map(Reports.init), forKey: .reports)
   }
 }
 
