@@ -58,6 +58,9 @@ public final class Pipeline: DaemonControl {
   private let pendingSession: Mutex<SessionLoop?>
   private let requests: AsyncStream<Input>
   private let requestContinuation: AsyncStream<Input>.Continuation
+  /// Requests sent and not yet answered, and whether the loop still takes
+  /// them: the ones left when it ends are told it is stopping at once.
+  private let waiting = Mutex((accepting: true, requests: [ObjectIdentifier: Request]()))
   /// The loop's state as of its last input, for `currentStatus` and
   /// `nextSet` without a trip through the loop.
   private let snapshot: Mutex<(status: DaemonStatus, nextSet: (Exercise?, Double?))>
@@ -102,6 +105,12 @@ public final class Pipeline: DaemonControl {
       await consume(merge(fromSource, requests), &session, sinks)
     }
     requestContinuation.finish()
+    let left = waiting.withLock { state in
+      state.accepting = false
+      defer { state.requests.removeAll() }
+      return Array(state.requests.values)
+    }
+    for request in left { request.reply(.message("the daemon is stopping")) }
     session.finish()
     publish(&session, to: sinks)
     options.recorder?.flush()
@@ -126,6 +135,7 @@ public final class Pipeline: DaemonControl {
   }
 
   private func answer(_ request: Request, _ session: inout SessionLoop) {
+    _ = waiting.withLock { $0.requests.removeValue(forKey: ObjectIdentifier(request)) }
     switch request.question {
     case .perform(let command): request.reply(.message(session.perform(command)))
     case .reload(let exercise, let loadKg, let rate):
@@ -157,7 +167,13 @@ public final class Pipeline: DaemonControl {
   private func ask(_ question: Request.Question) async -> String? {
     let answer = await withCheckedContinuation { continuation in
       let request = Request(question, continuation)
-      if case .terminated = requestContinuation.yield(.request(request)) {
+      let accepted = waiting.withLock { state in
+        guard state.accepting else { return false }
+        state.requests[ObjectIdentifier(request)] = request
+        return true
+      }
+      if !accepted { request.reply(.message("the daemon is stopping")) }
+      if accepted, case .terminated = requestContinuation.yield(.request(request)) {
         request.reply(.message("the daemon is stopping"))
       }
     }
