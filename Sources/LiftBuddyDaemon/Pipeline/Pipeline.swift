@@ -61,8 +61,9 @@ public final class Pipeline: DaemonControl {
   /// Requests sent and not yet answered, and whether the loop still takes
   /// them: the ones left when it ends are told it is stopping at once.
   private let waiting = Mutex((accepting: true, requests: [ObjectIdentifier: Request]()))
-  /// The loop's state as of its last input, for `currentStatus` and
-  /// `nextSet` without a trip through the loop.
+  /// The loop's status before it starts and after it ends (in between,
+  /// `currentStatus` asks the loop), and the next set's exercise and load
+  /// as of the last request (only requests change them).
   private let snapshot: Mutex<(status: DaemonStatus, nextSet: (Exercise?, Double?))>
 
   public init(
@@ -110,9 +111,10 @@ public final class Pipeline: DaemonControl {
       defer { state.requests.removeAll() }
       return Array(state.requests.values)
     }
-    for request in left { request.reply(.message("the daemon is stopping")) }
+    for request in left { request.reply(.stopping) }
     session.finish()
     publish(&session, to: sinks)
+    refreshSnapshot(session)
     options.recorder?.flush()
   }
 
@@ -125,7 +127,9 @@ public final class Pipeline: DaemonControl {
         case .source(let event): session.handle(event)
         case .sourceEnded: return
         case .tick: session.tick(now: clock.now())
-        case .request(let request): answer(request, &session)
+        case .request(let request):
+          answer(request, &session)
+          refreshSnapshot(session)
         }
         publish(&session, to: sinks)
       }
@@ -142,43 +146,53 @@ public final class Pipeline: DaemonControl {
       session.reload(exercise: exercise, loadKg: loadKg, sampleRateHz: rate)
       request.reply(.message(nil))
     case .heartbeat: request.reply(.message(nil))
+    case .status: request.reply(.status(withReports(session.currentStatus())))
     }
   }
 
-  /// Hands every waiting event to every sink, in order, and refreshes the
-  /// snapshot.
+  /// Hands every waiting event to every sink, in order.
   private func publish(_ session: inout SessionLoop, to sinks: [any EventSink]) {
     for event in session.takeOutbox() {
-      for sink in sinks { sink.publish(withReports(event)) }
+      let event = if case .status(let status) = event { DaemonEvent.status(withReports(status)) } else { event }
+      for sink in sinks { sink.publish(event) }
     }
+  }
+
+  private func refreshSnapshot(_ session: SessionLoop) {
     let status = session.currentStatus()
     let next = session.nextSet
     snapshot.withLock { $0 = (status, next) }
   }
 
-  private func withReports(_ event: DaemonEvent) -> DaemonEvent {
-    guard case .status(var status) = event, let writer = options.reportWriter else { return event }
-    status.reports = writer.counts
-    return .status(status)
+  private func withReports(_ status: DaemonStatus) -> DaemonStatus {
+    var status = status
+    status.reports = options.reportWriter?.counts
+    return status
   }
 
   /// Sends a question to the loop and waits for its answer; "the daemon is
   /// stopping" once the loop has ended.
   private func ask(_ question: Request.Question) async -> String? {
-    let answer = await withCheckedContinuation { continuation in
+    switch await answer(question) {
+    case .message(let text): text
+    case .status: nil
+    case .stopping: "the daemon is stopping"
+    }
+  }
+
+  private func answer(_ question: Request.Question) async -> Request.Answer {
+    await withCheckedContinuation { continuation in
       let request = Request(question, continuation)
       let accepted = waiting.withLock { state in
         guard state.accepting else { return false }
         state.requests[ObjectIdentifier(request)] = request
         return true
       }
-      if !accepted { request.reply(.message("the daemon is stopping")) }
+      if !accepted { request.reply(.stopping) }
       if accepted, case .terminated = requestContinuation.yield(.request(request)) {
-        request.reply(.message("the daemon is stopping"))
+        request.reply(.stopping)
       }
     }
-    if case .message(let text) = answer { return text }
-    return nil
   }
 
   // MARK: - Control
@@ -199,13 +213,9 @@ public final class Pipeline: DaemonControl {
     await ask(.perform(command))
   }
 
+  /// Asked of the loop while it runs; before and after, its snapshot.
   public func currentStatus() async -> DaemonStatus {
-    withReports(.status(snapshot.withLock { $0.status })).status!
-  }
-}
-
-extension DaemonEvent {
-  fileprivate var status: DaemonStatus? {
-    if case .status(let s) = self { s } else { nil }
+    if case .status(let status) = await answer(.status) { return status }
+    return withReports(snapshot.withLock { $0.status })
   }
 }

@@ -10,10 +10,14 @@ final class Request: Sendable {
     case perform(ControlCommand)
     case reload(exercise: Exercise?, loadKg: Double?, sampleRateHz: Double?)
     case heartbeat
+    case status
   }
 
   enum Answer: Sendable {
     case message(String?)
+    case status(DaemonStatus)
+    /// The loop has ended and took no more requests.
+    case stopping
   }
 
   let question: Question
@@ -28,5 +32,5 @@ final class Request: Sendable {
     continuation.withLock { $0.take() }?.resume(returning: answer)
   }
 
-  deinit { reply(.message("the daemon is stopping")) }
+  deinit { reply(.stopping) }
 }
