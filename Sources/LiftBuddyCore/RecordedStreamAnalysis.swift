@@ -67,7 +67,8 @@ public struct RecordedStreamAnalysis: Sendable {
   /// End of the stream: the last row if it has no newline, then the end of
   /// the set in progress.
   public mutating func finish(
-    into events: inout [AnalyzerEvent], lines: (Double, UnsafeRawBufferPointer) -> Void = { _, _ in }
+    into events: inout [AnalyzerEvent],
+    lines: (Double, UnsafeRawBufferPointer) -> Void = { _, _ in }
   ) {
     finishPass(into: &events, lines: lines)
     analyzer!.finish(into: &events)
@@ -76,7 +77,8 @@ public struct RecordedStreamAnalysis: Sendable {
   /// End of one pass of a looping replay: closes the set in progress and
   /// starts reading the file again, one nominal sample after this pass.
   public mutating func rewind(
-    into events: inout [AnalyzerEvent], lines: (Double, UnsafeRawBufferPointer) -> Void = { _, _ in }
+    into events: inout [AnalyzerEvent],
+    lines: (Double, UnsafeRawBufferPointer) -> Void = { _, _ in }
   ) {
     finishPass(into: &events, lines: lines)
     analyzer!.endSet(into: &events)

@@ -56,7 +56,8 @@ struct ReplayCommand: AsyncParsableCommand {
       source: source, exercise: source.hints.exercise, loadKg: source.hints.loadKg,
       sinks: [EventPrinter(showSamples: samples)],
       options: .init(
-        sampleRateHz: samples && pace != .max ? 10 : nil, tick: pace == .max ? nil : .milliseconds(500)),
+        sampleRateHz: samples && pace != .max ? 10 : nil,
+        tick: pace == .max ? nil : .milliseconds(500)),
       logger: Logger(label: "liftbuddy-replay"))
     await pipeline.run()
   }

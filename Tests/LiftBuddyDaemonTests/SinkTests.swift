@@ -161,7 +161,9 @@ import Testing
     let victim = dir.file("victim.json.tmp-1234")
     try "keep".write(toFile: victim, atomically: false, encoding: .utf8)
     let stale = [".a.json.tmp-4242", ".b.json.tmp-0123456789abcdef"]
-    for name in stale { try "{".write(toFile: out + "/" + name, atomically: false, encoding: .utf8) }
+    for name in stale {
+      try "{".write(toFile: out + "/" + name, atomically: false, encoding: .utf8)
+    }
     let kept = ["a.json", ".notes", ".c.json.tmp-xyz", ".link.json.tmp-99"]
     for name in kept.dropLast() {
       try "{}".write(toFile: out + "/" + name, atomically: false, encoding: .utf8)
@@ -233,7 +235,8 @@ extension SinkTests {
     let dir = ScratchDirectory()
     let victim = dir.file("victim")
     try "precious".write(toFile: victim, atomically: false, encoding: .utf8)
-    try FileManager.default.createSymbolicLink(atPath: dir.file("rec.lbs"), withDestinationPath: victim)
+    try FileManager.default.createSymbolicLink(
+      atPath: dir.file("rec.lbs"), withDestinationPath: victim)
     #expect(throws: Errno.tooManySymbolicLinkLevels) {
       _ = try StreamRecorder(
         path: dir.file("rec.lbs"), source: "serial:x", startedAtUnix: 0, exercise: nil, loadKg: nil)

@@ -37,7 +37,9 @@ struct SocketServerTests {
       return try client.line()
     }
     #expect(
-      ack == #"{"class":"ack","classes":["lift","rep","rep_provisional","rep_withdrawn","sample","set","status"],"cmd":"watch"}"#)
+      ack
+        == #"{"class":"ack","classes":["lift","rep","rep_provisional","rep_withdrawn","sample","set","status"],"cmd":"watch"}"#
+    )
 
     s.server.publish(SocketFixtures.setStarted())
     s.server.publish(SocketFixtures.repEvent(1))
@@ -152,7 +154,9 @@ struct SocketServerTests {
       try client.send(Array(#"{"cmd":"st"#.utf8) + [0xFF] + Array("tus\"}\n".utf8))
       return [try client.line(), try client.line()]
     }
-    #expect(utf8 == Array(repeating: #"{"class":"error","message":"command is not valid UTF-8"}"#, count: 2))
+    #expect(
+      utf8
+        == Array(repeating: #"{"class":"error","message":"command is not valid UTF-8"}"#, count: 2))
     #expect(s.daemon.commands.isEmpty)
     await s.stop()
   }
@@ -366,7 +370,9 @@ struct SocketServerTests {
     let watcher = try await s.connect(watch: #"{"cmd":"watch"}"#)
     // The oldest idle connection made room, and was told why.
     let evicted = try await SocketTest.offPool { try idle[0].linesUntilEOF() }
-    #expect(evicted.last == #"{"class":"error","message":"closed to make room: no command since connecting"}"#)
+    #expect(
+      evicted.last
+        == #"{"class":"error","message":"closed to make room: no command since connecting"}"#)
     #expect(s.server.connectedClients == 256)
     s.server.publish(SocketFixtures.repEvent(1))
     #expect(try await SocketTest.offPool { try watcher.line() }.hasPrefix(#"{"class":"rep""#))
@@ -401,7 +407,8 @@ struct SocketServerTests {
     let held = try await (0..<3).asyncMap { _ in try await s.connect(watch: #"{"cmd":"watch"}"#) }
     let path = s.path
     let fourth = try await SocketTest.offPool { try SocketTestClient(path: path).linesUntilEOF() }
-    #expect(fourth == [#"{"class":"error","message":"too many connections from uid \#(geteuid()) (3)"}"#])
+    #expect(
+      fourth == [#"{"class":"error","message":"too many connections from uid \#(geteuid()) (3)"}"#])
     _ = held
     await s.stop()
   }
@@ -447,7 +454,7 @@ struct SocketServerTests {
     await s.server.shutdown(finalStatus: final)
     let expected =
       #"{"class":"status","message":"SIGTERM","quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
-    + #""reports":{"pending":0,"set_aside":0,"written":3},"#
+      + #""reports":{"pending":0,"set_aside":0,"written":3},"#
       + #""source":"replay:squat-5x100.lbs","state":"stopping","t":12.5}"#
     let watcherLines = try await SocketTest.offPool { try watcher.linesUntilEOF() }
     let idleLines = try await SocketTest.offPool { try idle.linesUntilEOF() }
@@ -573,7 +580,9 @@ struct SocketFileTests {
     let open = dir.file("open")
     #expect(mkdir(open, 0o777) == 0 && chmod(open, 0o777) == 0)
     let path = open + "/d.sock"
-    await #expect(throws: SocketServerError.unsafeDirectory(path: open, mode: 0o777, owner: geteuid())) {
+    await #expect(
+      throws: SocketServerError.unsafeDirectory(path: open, mode: 0o777, owner: geteuid())
+    ) {
       _ = try await SocketServerUnderTest.start(path: path)
     }
     #expect(access(path, F_OK) != 0)
@@ -610,7 +619,8 @@ struct SocketFileTests {
     }
     #expect(
       error?.description
-        == "socket path \(path) is \(path.utf8.count) bytes; a Unix socket path can have at most 107")
+        == "socket path \(path) is \(path.utf8.count) bytes; a Unix socket path can have at most 107"
+    )
   }
 
   /// Binds a socket and closes it without unlinking, as a crash would.

@@ -157,7 +157,9 @@ extension DaemonProcessTests {
       var total = 0
       // 64 MiB at most; the client hangs up long before.
       while total < 64 << 20 {
-        let n = chunk.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let n = chunk.withUnsafeBytes {
+          send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
         if n <= 0 { break }
         total += n
       }

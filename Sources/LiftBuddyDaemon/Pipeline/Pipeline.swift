@@ -153,7 +153,10 @@ public final class Pipeline: DaemonControl {
   /// Hands every waiting event to every sink, in order.
   private func publish(_ session: inout SessionLoop, to sinks: [any EventSink]) {
     for event in session.takeOutbox() {
-      let event = if case .status(let status) = event { DaemonEvent.status(withReports(status)) } else { event }
+      let event =
+        if case .status(let status) = event { DaemonEvent.status(withReports(status)) } else {
+          event
+        }
       for sink in sinks { sink.publish(event) }
     }
   }

@@ -100,7 +100,11 @@ public final class StreamRecorder: Sendable {
   /// Writes what is buffered, syncs and closes the file; stops the queue.
   public func close() async {
     flush()
-    guard !state.withLock({ let was = $0.closed; $0.closed = true; return was }) else { return }
+    let wasClosed = state.withLock { state in
+      defer { state.closed = true }
+      return state.closed
+    }
+    guard !wasClosed else { return }
     let done = queue.loop.submit { [self] in
       write([])
       _ = fsync(fd.rawValue)
@@ -118,7 +122,7 @@ public final class StreamRecorder: Sendable {
     do {
       _ = try box.bytes.withUnsafeBytes { try fd.writeAll($0) }
       box.bytes.removeAll(keepingCapacity: true)
-      if state.withLock({ let was = $0.failing; $0.failing = false; return was }) {
+      if setFailing(false) {
         logger.notice("the recording \(path) is being written again")
       }
     } catch {
@@ -127,10 +131,18 @@ public final class StreamRecorder: Sendable {
         box.bytes.removeAll(keepingCapacity: true)
         state.withLock { $0.droppedBytes += dropped }
       }
-      if !state.withLock({ let was = $0.failing; $0.failing = true; return was }) {
+      if !setFailing(true) {
         logger.error(
           "cannot write the recording \(path): \(error); rows are kept briefly and retried")
       }
+    }
+  }
+
+  /// Sets whether writing fails; returns what it was.
+  private func setFailing(_ failing: Bool) -> Bool {
+    state.withLock { state in
+      defer { state.failing = failing }
+      return state.failing
     }
   }
 

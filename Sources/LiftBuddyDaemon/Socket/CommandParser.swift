@@ -123,7 +123,8 @@ private struct CommandObject: Decodable {
       let range = DaemonConfiguration.loadKgRange
       guard value.isFinite, range.contains(value) else {
         throw CommandError(
-          "\"load_kg\" must be from \(Int(range.lowerBound)) to \(Int(range.upperBound)) (kg), or null")
+          "\"load_kg\" must be from \(Int(range.lowerBound)) to \(Int(range.upperBound)) (kg), or null"
+        )
       }
       load = value
     }
