@@ -26,13 +26,25 @@ public struct DaemonStatus: Sendable, Equatable {
   public var quality: QualityCounts
   /// Source-clock time of the status.
   public var t: Double
+  /// Report files written, set aside and pending (nil where the daemon
+  /// writes none).
+  public var reports: ReportFileWriter.Counts?
 
-  public init(state: State, source: String, message: String? = nil, quality: QualityCounts = .init(), t: Double) {
+  public init(
+    state: State, source: String, message: String? = nil, quality: QualityCounts = .init(),
+    t: Double, reports: ReportFileWriter.Counts? = nil
+  ) {
     self.state = state
     self.source = source
     self.message = message
     self.quality = quality
     self.t = t
+    self.reports = reports
+  }
+
+  /// Seconds for a message: `2`, `0.5`.
+  static func format(_ seconds: Double) -> String {
+    seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
   }
 }
 

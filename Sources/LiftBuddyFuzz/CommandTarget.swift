@@ -9,6 +9,7 @@ import LiftBuddyDaemon
 /// - No line ever exceeds the bound or contains a newline.
 /// - Every accepted command survives a round trip: re-encoded the way a
 ///   client sends it and parsed again, it is the same command.
+/// - Every accepted load is within the range the config file takes.
 /// - Every rejection has a message to send.
 func fuzzSocketCommand(_ data: UnsafeRawBufferPointer) {
   let maxLineBytes = 256
@@ -36,6 +37,9 @@ func fuzzSocketCommand(_ data: UnsafeRawBufferPointer) {
     precondition(!line.contains(UInt8(ascii: "\n")), "newline inside a line")
     switch CommandParser.parse(line) {
     case .success(let command):
+      if case .set(_, let load?) = command {
+        precondition(DaemonConfiguration.loadKgRange.contains(load), "load \(load) out of range")
+      }
       let again = CommandParser.parse(Array(command.jsonLine().utf8))
       precondition(again == .success(command), "round trip changed \(command)")
     case .failure(let error):

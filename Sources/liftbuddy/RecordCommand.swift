@@ -1,12 +1,8 @@
 import ArgumentParser
-import Dispatch
 import LiftBuddyCore
 import LiftBuddyDaemon
 import Logging
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import UnixSignals
 
 /// `liftbuddy record`: records a live clip to a file in the recorded-stream
 /// format, through the daemon's pipeline (so sets and reps are printed as
@@ -54,16 +50,24 @@ struct RecordCommand: AsyncParsableCommand {
       throw ValidationError("--duration must be a positive number of seconds")
     }
     let clip = try SourceFactory.make(configuration.source!, configuration: configuration)
+    let logger = Logger(label: "liftbuddy-record")
+    let recorder: StreamRecorder
+    do {
+      recorder = try StreamRecorder(
+        path: output, source: clip.name, startedAtUnix: SourceClock.startingNow().wallClockOrigin,
+        exercise: configuration.exercise, loadKg: configuration.loadKg, logger: logger)
+    } catch {
+      throw ValidationError("cannot record to \(output): \(error)")
+    }
     let pipeline = Pipeline(
       source: clip, configuration: configuration.analyzer, exercise: configuration.exercise,
       loadKg: configuration.loadKg, sinks: [EventPrinter()],
-      options: .init(sampleRateHz: nil, recordPath: output),
-      logger: Logger(label: "liftbuddy-record"))
+      options: .init(sampleRateHz: nil, recorder: recorder), logger: logger)
 
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await pipeline.run() }
       group.addTask {
-        let stop = Self.stopSignals()
+        let stop = await Self.stopSignals()
         if let duration {
           let timer = Task { try? await Task.sleep(for: .seconds(duration)) }
           await withTaskGroup(of: Void.self) { inner in
@@ -82,25 +86,11 @@ struct RecordCommand: AsyncParsableCommand {
       await group.next()
       group.cancelAll()
     }
+    await recorder.close()
   }
 
   /// SIGINT and SIGTERM as one sequence.
-  private static func stopSignals() -> AsyncStream<Void> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-    let sources = [SIGINT, SIGTERM].map { sig -> SignalSource in
-      signal(sig, SIG_IGN)
-      let s = SignalSource(DispatchSource.makeSignalSource(signal: sig, queue: .global()))
-      s.source.setEventHandler { continuation.yield() }
-      s.source.resume()
-      return s
-    }
-    continuation.onTermination = { _ in sources.forEach { $0.source.cancel() } }
-    return stream
+  private static func stopSignals() async -> some AsyncSequence<UnixSignal, Never> {
+    await UnixSignalsSequence(trapping: .sigint, .sigterm)
   }
-}
-
-/// Dispatch sources may be used from any thread; this tells the compiler.
-private final class SignalSource: @unchecked Sendable {
-  let source: any DispatchSourceSignal
-  init(_ source: any DispatchSourceSignal) { self.source = source }
 }

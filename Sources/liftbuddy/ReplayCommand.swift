@@ -22,6 +22,7 @@ struct ReplayCommand: AsyncParsableCommand {
   var file: String
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "1 is the recording's pace, N is N times faster, max is as fast as possible.",
       valueName: "N|max"))
@@ -54,23 +55,31 @@ struct ReplayCommand: AsyncParsableCommand {
     let pipeline = Pipeline(
       source: source, exercise: source.hints.exercise, loadKg: source.hints.loadKg,
       sinks: [EventPrinter(showSamples: samples)],
-      options: .init(sampleRateHz: samples && pace != .max ? 10 : nil),
+      options: .init(
+        sampleRateHz: samples && pace != .max ? 10 : nil,
+        tick: pace == .max ? nil : .milliseconds(500)),
       logger: Logger(label: "liftbuddy-replay"))
     await pipeline.run()
   }
 
   private func playIntoPseudoTerminal(_ source: ReplaySource) async throws {
     let pty = try PseudoTerminal()
-    await EventPrinter().publish(
+    EventPrinter().publish(
       .status(
         DaemonStatus(state: .connected, source: source.name, message: "pty \(pty.slavePath)", t: 0))
     )
+    // The recording's rows, as the clip sent them: header and times off.
+    var reader = StreamReader()
     for await event in source.events(clock: .startingNow()) {
-      guard case .rows(let rows) = event else { continue }
+      if case .status(.rewound) = event { reader = StreamReader() }
+      guard case .recorded(let chunk) = event else { continue }
       var bytes: [UInt8] = []
-      for case .line(_, let line) in rows {
-        bytes += line
-        bytes.append(UInt8(ascii: "\n"))
+      chunk.withUnsafeBytes {
+        reader.append($0) { row in
+          guard case .line(_, let line) = row else { return }
+          bytes += line
+          bytes.append(UInt8(ascii: "\n"))
+        }
       }
       try pty.write(bytes)
     }

@@ -41,12 +41,17 @@ struct WatchCommand: ParsableCommand {
     try client.send(line: ClientCommand.watch(enable: true, classes: classes).jsonLine())
 
     var printer = WatchPrinter()
-    while let line = try client.readLine() {
-      if json {
-        FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
-      } else if let text = printer.render(line) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    do {
+      while let line = try client.readLine() {
+        if json {
+          FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
+        } else if let text = printer.render(line) {
+          FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        }
       }
+    } catch {
+      Self.printError("liftbuddy watch: \(error)")
+      throw ExitCode.failure
     }
     Self.printError("liftbuddy watch: liftbuddyd closed the connection")
   }

@@ -47,7 +47,9 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
       valueName: "file"))
   var record: String?
 
+  // `.unconditional`: `--speed -1` is a bad speed, not a missing one.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Replay pace: 1 is the recording's own pace, N is N times faster, max is as fast as possible (replay sources only; default 1).",
       valueName: "N|max"))
@@ -66,7 +68,7 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
   var exercise: String?
 
   @Option(
-    name: .customLong("load"),
+    name: .customLong("load"), parsing: .unconditional,
     help: ArgumentHelp(
       "Load on the bar for the next set, in kg (default: the recording's header, else unknown).",
       valueName: "kg"))

@@ -27,6 +27,9 @@ extension DaemonProcessTests {
     await PacedWriter(pty: rig.pty).play(stream.rows[...])
     try client.send(#"{"cmd":"end_set"}"# + "\n")
     let lift = try client.line { $0.hasPrefix("{\"class\":\"lift\"") }
+    // The file is written on the writer's own queue, which the socket does
+    // not wait for: it may land just after the event.
+    #expect(await waitUntil(timeout: 3) { jsonFiles(in: rig.out).count == 1 })
     let files = jsonFiles(in: rig.out)
     try #require(files.count == 1)
     let file = try String(contentsOfFile: files[0], encoding: .utf8)

@@ -118,7 +118,7 @@ import Testing
       case .status(let status):
         statuses.append(status)
         if case .connected(let detail) = status { connections.append(detail) }
-      case .rows: Issue.record("a live source sends no rows")
+      case .recorded: Issue.record("a live source sends no recorded bytes")
       }
       if bytes[1] == Array("s:53\n".utf8) { break }
     }

@@ -108,6 +108,15 @@ struct SocketCommandParsingTests {
     }
   }
 
+  /// Today: `"cmd" must be a string`, which sent the client looking in the
+  /// wrong place.
+  @Test func invalidUTF8IsSaidToBeThat() {
+    let line = Array(#"{"cmd":"st"#.utf8) + [0xFF, 0xFE] + Array(#"tus"}"#.utf8)
+    #expect(CommandParser.parse(line) == .failure(CommandError("command is not valid UTF-8")))
+    let overlong = Array(#"{"cmd":"status","#.utf8) + [0xC0, 0xAF] + Array("}".utf8)
+    #expect(CommandParser.parse(overlong) == .failure(CommandError("command is not valid UTF-8")))
+  }
+
   @Test func subscriptionSetIsSortedAndExact() {
     var set = SubscriptionSet([.status, .rep])
     #expect(set.classes == [.rep, .status])

@@ -109,7 +109,8 @@ final class SocketScriptedDaemon: DaemonControl, @unchecked Sendable {
   func currentStatus() async -> DaemonStatus {
     DaemonStatus(
       state: .connected, source: "replay:squat-3x100.lbs", message: nil,
-      quality: QualityCounts(lines: 412, badLines: 1, spikesRemoved: 2, gaps: 0), t: 14.8)
+      quality: QualityCounts(lines: 412, badLines: 1, spikesRemoved: 2, gaps: 0), t: 14.8,
+      reports: .init(written: 1, setAside: 0, pending: 0))
   }
 
   private func rep(_ i: Int) -> RepReport {

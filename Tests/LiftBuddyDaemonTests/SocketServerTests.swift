@@ -16,6 +16,7 @@ struct SocketServerTests {
     + #""set":1,"set_id":"20261121T041000Z-set1","velocity_loss_pct":null}"#
   static let statusLine =
     #"{"class":"status","message":null,"quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
+    + #""reports":{"pending":0,"set_aside":0,"written":3},"#
     + #""source":"replay:squat-5x100.lbs","state":"connected","t":12.5}"#
   static let setLine =
     #"{"class":"set","exercise":"squat","load_kg":100,"set":1,"set_id":"20261121T041000Z-set1","start_s":10.5}"#
@@ -36,7 +37,9 @@ struct SocketServerTests {
       return try client.line()
     }
     #expect(
-      ack == #"{"class":"ack","classes":["lift","rep","rep_provisional","rep_withdrawn","sample","set","status"],"cmd":"watch"}"#)
+      ack
+        == #"{"class":"ack","classes":["lift","rep","rep_provisional","rep_withdrawn","sample","set","status"],"cmd":"watch"}"#
+    )
 
     s.server.publish(SocketFixtures.setStarted())
     s.server.publish(SocketFixtures.repEvent(1))
@@ -123,7 +126,10 @@ struct SocketServerTests {
     ),
     (#"{"cmd":"set","exercise":7}"#, #"\"exercise\" must be a string or null"#),
     (#"{"cmd":"set","load_kg":"100"}"#, #"\"load_kg\" must be a number or null"#),
-    (#"{"cmd":"set","load_kg":-5}"#, #"\"load_kg\" must be a non-negative number"#),
+    (#"{"cmd":"set","load_kg":-5}"#, #"\"load_kg\" must be from 0 to 1000 (kg), or null"#),
+    // Today: accepted, and the report then said 1RM 0.
+    (#"{"cmd":"set","load_kg":1.7e308}"#, #"\"load_kg\" must be from 0 to 1000 (kg), or null"#),
+    (#"{"cmd":"set","load_kg":1000.5}"#, #"\"load_kg\" must be from 0 to 1000 (kg), or null"#),
     (#"{"cmd":"status","verbose":true}"#, #"unknown field \"verbose\" for status"#),
     ("{\"cmd\":\"ver\u{0}sion\"}", "NUL byte in command"),
   ]
@@ -142,15 +148,15 @@ struct SocketServerTests {
         ],
         "\(bad.line)")
     }
-    // Invalid UTF-8 is not JSON either.
+    // Invalid UTF-8 is said to be that, even inside "cmd".
     let utf8 = try await SocketTest.offPool {
       try client.send([0x7B, 0xFF, 0xFE, 0x7D, 0x0A])
-      return try client.line()
+      try client.send(Array(#"{"cmd":"st"#.utf8) + [0xFF] + Array("tus\"}\n".utf8))
+      return [try client.line(), try client.line()]
     }
     #expect(
       utf8
-        == #"{"class":"error","message":"not a JSON object: commands are one JSON object per line"}"#
-    )
+        == Array(repeating: #"{"class":"error","message":"command is not valid UTF-8"}"#, count: 2))
     #expect(s.daemon.commands.isEmpty)
     await s.stop()
   }
@@ -339,12 +345,71 @@ struct SocketServerTests {
 
   @Test func connectionsBeyondMaxClientsAreToldAndClosed() async throws {
     let s = try await SocketServerUnderTest.start { $0.maxClients = 2 }
-    let a = try await s.connect()
-    let b = try await s.connect()
+    // Clients that have earned their slot with a command: nobody to evict.
+    let a = try await s.connect(watch: #"{"cmd":"watch"}"#)
+    let b = try await s.connect(watch: #"{"cmd":"watch"}"#)
     let path = s.path
     let third = try await SocketTest.offPool { try SocketTestClient(path: path).linesUntilEOF() }
     #expect(third == [#"{"class":"error","message":"too many clients (2)"}"#])
     _ = (a, b)
+    await s.stop()
+  }
+
+  // MARK: Clients that hold a slot must earn it (issue 9, item 3)
+
+  /// Today 256 connections that never send a byte lock everyone out with
+  /// `too many clients` until they leave; now a newcomer takes the oldest
+  /// idle one's slot.
+  @Test func twoHundredFiftySixIdleConnectionsDoNotLockOutAWatcher() async throws {
+    let s = try await SocketServerUnderTest.start { $0.idleTimeout = nil }
+    let path = s.path
+    let idle = try await SocketTest.offPool {
+      try (0..<256).map { _ in try SocketTestClient(path: path) }
+    }
+    #expect(await SocketTest.eventually { s.server.connectedClients == 256 })
+    let watcher = try await s.connect(watch: #"{"cmd":"watch"}"#)
+    // The oldest idle connection made room, and was told why.
+    let evicted = try await SocketTest.offPool { try idle[0].linesUntilEOF() }
+    #expect(
+      evicted.last
+        == #"{"class":"error","message":"closed to make room: no command since connecting"}"#)
+    #expect(s.server.connectedClients == 256)
+    s.server.publish(SocketFixtures.repEvent(1))
+    #expect(try await SocketTest.offPool { try watcher.line() }.hasPrefix(#"{"class":"rep""#))
+    await s.stop()
+  }
+
+  @Test func aConnectionThatSendsNoCommandIsClosedAfterTheIdleTimeout() async throws {
+    let s = try await SocketServerUnderTest.start { $0.idleTimeout = .milliseconds(300) }
+    let path = s.path
+    let started = ContinuousClock.now
+    let lines = try await SocketTest.offPool { try SocketTestClient(path: path).linesUntilEOF() }
+    #expect(
+      lines == [
+        SocketFixtures.versionLine,
+        #"{"class":"error","message":"no command within 0.3 s of connecting; disconnecting"}"#,
+      ])
+    #expect(ContinuousClock.now - started >= .milliseconds(250))
+    // One that asked for its status in time stays.
+    let talker = try await s.connect()
+    try talker.send(#"{"cmd":"status"}"# + "\n")
+    _ = try await SocketTest.offPool { try talker.line() }
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(s.server.connectedClients == 1)
+    await s.stop()
+  }
+
+  @Test func onePeerUserHoldsAtMostItsShareOfTheSlots() async throws {
+    let s = try await SocketServerUnderTest.start {
+      $0.maxClientsPerUser = 3
+      $0.exemptUsers = []
+    }
+    let held = try await (0..<3).asyncMap { _ in try await s.connect(watch: #"{"cmd":"watch"}"#) }
+    let path = s.path
+    let fourth = try await SocketTest.offPool { try SocketTestClient(path: path).linesUntilEOF() }
+    #expect(
+      fourth == [#"{"class":"error","message":"too many connections from uid \#(geteuid()) (3)"}"#])
+    _ = held
     await s.stop()
   }
 
@@ -389,6 +454,7 @@ struct SocketServerTests {
     await s.server.shutdown(finalStatus: final)
     let expected =
       #"{"class":"status","message":"SIGTERM","quality":{"bad_lines":2,"gaps":0,"lines":1200,"spikes_removed":1},"#
+      + #""reports":{"pending":0,"set_aside":0,"written":3},"#
       + #""source":"replay:squat-5x100.lbs","state":"stopping","t":12.5}"#
     let watcherLines = try await SocketTest.offPool { try watcher.linesUntilEOF() }
     let idleLines = try await SocketTest.offPool { try idle.linesUntilEOF() }
@@ -488,6 +554,75 @@ struct SocketFileTests {
     #expect(access(path, F_OK) != 0)
   }
 
+  // MARK: Attacks on the socket's directory (issue 9, item 2)
+
+  /// Today a stale socket of another user was removed silently, and the
+  /// mode and group were then set by path, following whatever had been
+  /// planted there.
+  @Test(.enabled(if: geteuid() == 0, "needs root to make another user's socket"))
+  func anotherUsersStaleSocketIsRefusedWithItsOwner() async throws {
+    let path = SocketTest.temporaryPath()
+    try leaveStaleSocket(at: path)
+    defer { unlink(path) }
+    #expect(lchown(path, 65534, 65534) == 0)
+    await #expect(throws: SocketServerError.foreignSocket(path: path, owner: 65534)) {
+      _ = try await SocketServerUnderTest.start(path: path)
+    }
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_uid == 65534)
+    #expect(
+      SocketServerError.foreignSocket(path: path, owner: 65534).description.contains(
+        "is a socket of uid 65534, not ours; refusing to remove it"))
+  }
+
+  @Test func aDirectoryOthersMayWriteIsRefusedUnlessSticky() async throws {
+    let dir = ScratchDirectory()
+    let open = dir.file("open")
+    #expect(mkdir(open, 0o777) == 0 && chmod(open, 0o777) == 0)
+    let path = open + "/d.sock"
+    await #expect(
+      throws: SocketServerError.unsafeDirectory(path: open, mode: 0o777, owner: geteuid())
+    ) {
+      _ = try await SocketServerUnderTest.start(path: path)
+    }
+    #expect(access(path, F_OK) != 0)
+    // Sticky, as /tmp is: nobody can remove or rename our socket there.
+    #expect(chmod(open, 0o1777) == 0)
+    let s = try await SocketServerUnderTest.start(path: path)
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
+    await s.stop()
+  }
+
+  /// The socket appears at its path with its final mode, never with the
+  /// umask's: it is linked in from a private directory after chmod. And no
+  /// private directory is left behind.
+  @Test func theSocketAppearsWithItsModeAndLeavesNoTemporaryBehind() async throws {
+    let dir = ScratchDirectory()
+    let path = dir.file("d.sock")
+    let old = umask(0)
+    defer { umask(old) }
+    let s = try await SocketServerUnderTest.start(path: path) { $0.mode = 0o600 }
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(entries == ["d.sock"])
+    await s.stop()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+  }
+
+  /// Today: `unixDomainSocketPathTooLong`.
+  @Test func aPathTooLongIsSaidSoWithTheLimit() async throws {
+    let path = "/tmp/" + String(repeating: "x", count: 120) + ".sock"
+    let error = await #expect(throws: SocketServerError.self) {
+      _ = try await SocketServerUnderTest.start(path: path)
+    }
+    #expect(
+      error?.description
+        == "socket path \(path) is \(path.utf8.count) bytes; a Unix socket path can have at most 107"
+    )
+  }
+
   /// Binds a socket and closes it without unlinking, as a crash would.
   private func leaveStaleSocket(at path: String) throws {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -505,5 +640,13 @@ struct SocketFileTests {
       }
     }
     guard result == 0 else { throw SocketTestClient.Failure(description: "bind: \(errno)") }
+  }
+}
+
+extension Sequence {
+  fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+    var out: [T] = []
+    for element in self { out.append(try await transform(element)) }
+    return out
   }
 }

@@ -216,7 +216,8 @@ enum SocketFixtures {
 
   static let status = DaemonStatus(
     state: .connected, source: "replay:squat-5x100.lbs", message: nil,
-    quality: QualityCounts(lines: 1200, badLines: 2, spikesRemoved: 1, gaps: 0), t: 12.5)
+    quality: QualityCounts(lines: 1200, badLines: 2, spikesRemoved: 1, gaps: 0), t: 12.5,
+    reports: .init(written: 3, setAside: 0, pending: 0))
 
   static func rep(_ index: Int, set: Int = 1, mean: Double = 0.62, loss: Double? = nil) -> RepReport
   {

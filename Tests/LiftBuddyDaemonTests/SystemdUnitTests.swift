@@ -65,7 +65,7 @@ import Testing
       "Type=notify", "WatchdogSec=", "Restart=on-failure", "RuntimeDirectory=liftbuddy",
       "StateDirectory=liftbuddy",
       "SupplementaryGroups=dialout", "RestrictAddressFamilies=AF_UNIX AF_BLUETOOTH AF_NETLINK",
-      "RestartPreventExitStatus=78",
+      "RestartPreventExitStatus=78", "MemoryMax=", "TasksMax=",
     ] {
       #expect(text.contains(required), "\(required)")
     }

@@ -126,3 +126,49 @@ extension DaemonProcessTests {
     return all
   }
 }
+
+extension DaemonProcessTests {
+  /// Today `liftbuddy watch` read a line of any length (294 MB for a
+  /// 200 MB line); now it gives up past 1 MiB with a message.
+  @Test func watchGivesUpOnALineLongerThanAnyTheDaemonSends() async throws {
+    let dir = ScratchDirectory()
+    let path = dir.file("fake.sock")
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(listener) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      let bytes = Array(path.utf8)
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    #expect(bound == 0 && listen(listener, 1) == 0)
+    let watch = try DaemonChild(
+      Binaries.liftbuddy, ["watch", "--socket", path], in: dir, name: "watch")
+    let sent = try await SocketTest.offPool { () -> Int in
+      let client = accept(listener, nil, nil)
+      defer { close(client) }
+      let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
+      var total = 0
+      // 64 MiB at most; the client hangs up long before.
+      while total < 64 << 20 {
+        let n = chunk.withUnsafeBytes {
+          send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        if n <= 0 { break }
+        total += n
+      }
+      return total
+    }
+    #expect(await watch.wait(timeout: 10) == 1, "\(watch.stderr)")
+    #expect(
+      watch.stderr.contains("the server sent a line longer than 1048576 bytes; giving up"),
+      "\(watch.stderr)")
+    #expect(sent < 8 << 20)
+  }
+}

@@ -76,12 +76,13 @@ import Testing
   @Test func historyListsTheReportFilesAndNothingElse() async throws {
     let dir = ScratchDirectory()
     let out = dir.file("lifts")
-    let writer = ReportFileWriter(directory: out, logger: Logger(label: "test"))
+    let writer = try ReportFileWriter(directory: out, logger: Logger(label: "test"))
     var second = SinkTests.report(id: "20261122T040005Z-replay-a.lbs-1")
     second.startedAt = "2026-11-22T04:00:05.000Z"
     second.loadKg = 110
-    await writer.publish(.analyzer(.lift(second)))
-    await writer.publish(.analyzer(.lift(SinkTests.report())))
+    writer.publish(.analyzer(.lift(second)))
+    writer.publish(.analyzer(.lift(SinkTests.report())))
+    await writer.drain()
     try "{not json".write(toFile: out + "/broken.json", atomically: true, encoding: .utf8)
     try SinkTests.report(id: "elsewhere").jsonLine().write(
       toFile: dir.file("elsewhere.json"), atomically: true, encoding: .utf8)
@@ -136,7 +137,7 @@ import Testing
       port: port, post: "/api/command", body: set, headers: ["X-Pairing-Code: 2468"])
     #expect(reply.status == 200)
     #expect(reply.body == #"{"class":"ack","cmd":"set"}"# + "\n")
-    let next = await pipeline.nextSet()
+    let next = pipeline.nextSet()
     #expect(next.0 == .deadlift && next.1 == 140)
 
     reply = try TCPTestClient.request(port: port, get: "/")

@@ -29,6 +29,11 @@ public struct LineFramer: Sendable {
   /// bytes, up to the next `\n`, are dropped.
   private var discarding = false
 
+  /// True while a line has started but not ended (or an overlong one is
+  /// being skipped): what the socket's timeout for half-sent commands
+  /// watches.
+  public var hasUnfinishedLine: Bool { !carry.isEmpty || discarding }
+
   public init(maxLineLength: Int = LineFramer.defaultMaxLineLength) {
     precondition(maxLineLength >= 0, "a line bound cannot be negative")
     self.maxLineLength = maxLineLength

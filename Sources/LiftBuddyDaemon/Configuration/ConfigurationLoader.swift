@@ -37,7 +37,7 @@ public struct ConfigurationLoader: Sendable {
       fromFile = Set(file.entries.map(\.key))
     }
     for (key, value) in flags {
-      try configuration.set(key, to: value, origin: "--" + key.replacing("_", with: "-"))
+      try configuration.set(key, to: value, origin: ConfigKey.flag(for: key))
     }
     return Loaded(
       configuration: try configuration.validated(), fromFlags: Set(flags.map(\.key)),

@@ -35,19 +35,18 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
   public init() {}
 
+  /// Loads taken, in kg, from the config, the flags and socket clients
+  /// alike: the heaviest barbell lifts ever made are about half of this.
+  public static let loadKgRange: ClosedRange<Double> = 0...1000
+
   /// The keys, in the order `--help` and the example file list them.
-  public static let keys: [String] = [
-    "source", "socket", "output_dir", "record", "speed", "loop", "exercise", "load_kg", "baud",
-    "socket_mode", "socket_group", "log_level", "sample_rate_hz", "smoother",
-    "smoothing_window_s", "set_rest_s", "min_rom_cm", "nominal_rate_hz", "http",
-    "http_pairing_code", "http_root",
-  ]
+  public static var keys: [String] { ConfigKey.all.map(\.name) }
 
   /// Keys that SIGHUP applies to the running daemon; the others are read
   /// again but need a restart to take effect.
-  public static let reloadableKeys: Set<String> = [
-    "exercise", "load_kg", "log_level", "sample_rate_hz",
-  ]
+  public static var reloadableKeys: Set<String> {
+    Set(ConfigKey.all.filter(\.reloadable).map(\.name))
+  }
 
   public static let baudRates = [
     1200, 2400, 4800, 9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600,
@@ -77,7 +76,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
       if Self.isUnknown(text) {
         loadKg = nil
       } else {
-        loadKg = try Self.number(text, min: 0, max: 1000, unit: "kg")
+        loadKg = try Self.number(
+          text, min: Self.loadKgRange.lowerBound, max: Self.loadKgRange.upperBound, unit: "kg")
       }
     case "baud":
       guard let n = Int(text), Self.baudRates.contains(n) else {
@@ -216,7 +216,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     return n
   }
 
-  private static func fmt(_ n: Double) -> String {
-    n == n.rounded() ? String(Int(n)) : String(n)
+  static func fmt(_ n: Double) -> String {
+    n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
   }
 }

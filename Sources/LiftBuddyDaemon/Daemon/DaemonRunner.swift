@@ -29,6 +29,16 @@ public struct DaemonRunner {
     self.environment = environment
   }
 
+  /// The sinks every event goes to, in this order; the socket server is
+  /// added once it listens. A new sink (see `EventSink`) is added here.
+  static func sinks(
+    writer: ReportFileWriter, notifier: SystemdNotifier, logger: Logger, statusSuffix: String = ""
+  ) -> [any EventSink] {
+    [
+      LogSink(logger: logger), writer, SystemdStatusSink(notifier: notifier, suffix: statusSuffix),
+    ]
+  }
+
   /// Runs the daemon; returns its exit status.
   public func run() async -> Int32 {
     let loaded: ConfigurationLoader.Loaded
@@ -64,19 +74,36 @@ public struct DaemonRunner {
       ? configuration.loadKg : (source.hints.loadKg ?? configuration.loadKg)
 
     let outputDir = configuration.resolvedOutputDir(environment: environment)
-    let writer = ReportFileWriter(directory: outputDir, logger: logger)
+    let writer: ReportFileWriter
+    do {
+      writer = try ReportFileWriter(directory: outputDir, logger: logger)
+    } catch {
+      logger.critical("output_dir \(outputDir): cannot use it as the report directory: \(error)")
+      return Self.exitConfigurationError
+    }
     let isMaxSpeed = configuration.speed == .max && !(configuration.source?.isLive ?? true)
     let pairingCode = configuration.http.map { _ in configuration.httpPairingCode ?? .random() }
+    var recorder: StreamRecorder?
+    if let path = configuration.recordPath {
+      do {
+        recorder = try StreamRecorder(
+          path: path, source: source.name, startedAtUnix: SourceClock.startingNow().wallClockOrigin,
+          exercise: exercise, loadKg: loadKg, logger: logger)
+      } catch {
+        logger.critical(
+          "record \(path): cannot record there: \(error) (the directory must exist; a symlink is refused)"
+        )
+        return Self.exitConfigurationError
+      }
+    }
     let pipeline = Pipeline(
       source: source, configuration: configuration.analyzer, exercise: exercise, loadKg: loadKg,
-      sinks: [
-        LogSink(logger: logger), writer,
-        SystemdStatusSink(
-          notifier: notifier, suffix: pairingCode.map { "; web pairing code \($0)" } ?? ""),
-      ],
+      sinks: Self.sinks(
+        writer: writer, notifier: notifier, logger: logger,
+        statusSuffix: pairingCode.map { "; web pairing code \($0)" } ?? ""),
       options: .init(
         sampleRateHz: isMaxSpeed ? nil : configuration.sampleRateHz,
-        recordPath: configuration.recordPath),
+        tick: isMaxSpeed ? nil : .milliseconds(500), recorder: recorder, reportWriter: writer),
       logger: logger)
 
     let socketPath = configuration.resolvedSocketPath(environment: environment)
@@ -94,7 +121,7 @@ public struct DaemonRunner {
       try? await eventLoopGroup.shutdownGracefully()
       return Self.exitUnavailable
     }
-    await pipeline.add(sink: SocketSink(server: server))
+    pipeline.add(sink: SocketSink(server: server))
     var web: WebServer?
     if let address = configuration.http, let pairingCode {
       let webServer = WebServer(
@@ -111,7 +138,7 @@ public struct DaemonRunner {
         try? await eventLoopGroup.shutdownGracefully()
         return Self.exitUnavailable
       }
-      await pipeline.add(sink: WebSink(server: webServer))
+      pipeline.add(sink: WebSink(server: webServer))
       web = webServer
     }
 
@@ -154,6 +181,7 @@ public struct DaemonRunner {
       status = 1
     }
     notifier.stopping(status: "stopping")
+    await recorder?.close()
     await writer.close()
     await server.shutdown(finalStatus: await pipeline.currentStatus())
     await web?.shutdown()

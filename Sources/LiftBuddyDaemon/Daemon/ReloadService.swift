@@ -28,7 +28,7 @@ public struct ReloadService: Service {
   }
 
   public func run() async throws {
-    for await _ in HangupSignal.stream().cancelOnGracefulShutdown() {
+    for await _ in await HangupSignal.stream().cancelOnGracefulShutdown() {
       await reload()
     }
   }
@@ -45,7 +45,7 @@ public struct ReloadService: Service {
     }
     let new = loaded.configuration
     let explicit = loaded.fromFile.union(loaded.fromFlags)
-    let (currentExercise, currentLoad) = await pipeline.nextSet()
+    let (currentExercise, currentLoad) = pipeline.nextSet()
     let exercise = explicit.contains("exercise") ? new.exercise : currentExercise
     let loadKg = explicit.contains("load_kg") ? new.loadKg : currentLoad
     levelBox.level = new.logLevel

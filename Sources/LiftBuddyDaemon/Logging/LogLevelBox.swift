@@ -1,16 +1,15 @@
-import Foundation
 import Logging
+import Synchronization
 
 /// The daemon's log level, shared by every logger so that a reload changes
 /// it everywhere at once.
-public final class LogLevelBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var _level: Logger.Level
+public final class LogLevelBox: Sendable {
+  private let current: Mutex<Logger.Level>
 
-  public init(_ level: Logger.Level) { _level = level }
+  public init(_ level: Logger.Level) { current = Mutex(level) }
 
   public var level: Logger.Level {
-    get { lock.withLock { _level } }
-    set { lock.withLock { _level = newValue } }
+    get { current.withLock { $0 } }
+    set { current.withLock { $0 = newValue } }
   }
 }

@@ -1,48 +1,70 @@
+import AsyncAlgorithms
 import LiftBuddyCore
 import Logging
+import Synchronization
 
-/// Source → framer → analyzer → sinks, for one session.
+/// Source → analysis → sinks, for one session, as one ordered loop.
 ///
-/// The one analyzer is owned by this actor: lines, timer ticks and socket
-/// commands reach it one at a time, in the order they arrive, so its events
-/// go out as one ordered stream. The same pipeline serves live capture,
-/// paced replay and `--speed max`; only the source differs.
-public actor Pipeline: DaemonControl {
+/// Source events, clock ticks and commands (from socket clients, SIGHUP, the
+/// watchdog) are merged into one sequence (swift-async-algorithms' `merge`)
+/// that a single task consumes: each input is applied to the session
+/// (`SessionLoop`), and the events it produced are published to every sink,
+/// in order, before the next input is taken. Nothing else touches the
+/// analyzer, and no sink can be overtaken: an `end_set` never reaches a
+/// subscriber before the rep it follows. Sinks return at once (see
+/// `EventSink`); the ones that do I/O do it on their own queues.
+///
+/// The same pipeline serves live capture, paced replay and `--speed max`;
+/// only the source differs.
+public final class Pipeline: DaemonControl {
   public struct Options: Sendable {
     /// Upper bound on `sample` events per second of source time; nil: none
     /// (a replay at full speed, where live plots mean nothing).
     public var sampleRateHz: Double?
     /// How often a live source's clock advances the analyzer when the clip
     /// is quiet (so that a set ends after its rest time), and the recorder
-    /// is flushed.
-    public var tick: Duration = .milliseconds(500)
-    /// Tee every line to this recorded-stream file.
-    public var recordPath: String?
+    /// is flushed; nil: no ticks (a replay at full speed).
+    public var tick: Duration?
+    /// Tees every line to this recording.
+    public var recorder: StreamRecorder?
+    /// Whose counts the `status` object carries.
+    public var reportWriter: ReportFileWriter?
 
     public init(
-      sampleRateHz: Double? = 10, tick: Duration = .milliseconds(500), recordPath: String? = nil
+      sampleRateHz: Double? = 10, tick: Duration? = .milliseconds(500),
+      recorder: StreamRecorder? = nil, reportWriter: ReportFileWriter? = nil
     ) {
       self.sampleRateHz = sampleRateHz
       self.tick = tick
-      self.recordPath = recordPath
+      self.recorder = recorder
+      self.reportWriter = reportWriter
     }
   }
 
-  public nonisolated let source: any ClipSource
-  public nonisolated let clock: SourceClock
-  private var analyzer: Analyzer
-  private var framer = LineFramer()
-  private var sinks: [any EventSink]
-  private var recorder: StreamRecorder?
+  /// What the loop takes, one at a time.
+  enum Input: Sendable {
+    case source(SourceEvent)
+    case sourceEnded
+    case tick
+    case request(Request)
+  }
+
+  public let source: any ClipSource
+  public let clock: SourceClock
+  private let options: Options
   private let logger: Logger
-  private var options: Options
-  private var status: DaemonStatus
-  /// The latest time fed to the analyzer: times it sees never decrease.
-  private var lastT = 0.0
-  private var lastSampleT = -Double.infinity
-  private var events: [AnalyzerEvent] = []
-  private var finished = false
-  private var recorderFailing = false
+  private let sinks: Mutex<[any EventSink]>
+  /// Set-up for the loop, taken by `run` (so it runs once).
+  private let pendingSession: Mutex<SessionLoop?>
+  private let requests: AsyncStream<Input>
+  private let requestContinuation: AsyncStream<Input>.Continuation
+  /// Requests sent and not yet answered, and whether the loop still takes
+  /// them: the ones left when it ends are told it is stopping at once.
+  private let waiting = Mutex((accepting: true, requests: [ObjectIdentifier: Request]()))
+  /// The loop's status before it starts and after it ends (in between,
+  /// `currentStatus` asks the loop), and the next set's exercise and load
+  /// as of the last request (only requests change them).
+  private let snapshot: Mutex<(status: DaemonStatus, nextSet: (Exercise?, Double?))>
 
   public init(
     source: any ClipSource, configuration: AnalyzerConfiguration = .init(), exercise: Exercise?,
@@ -55,228 +77,148 @@ public actor Pipeline: DaemonControl {
       case .recorded(let origin): SourceClock(origin: .now, wallClockOrigin: origin)
       }
     self.clock = clock
-    var analyzer = Analyzer(
-      configuration: configuration,
-      session: SessionInfo(
-        source: source.name, wallClockOrigin: clock.wallClockOrigin, exercise: exercise,
-        loadKg: loadKg))
-    if let hz = source.hints.nominalRateHz { analyzer.setNominalRate(hz) }
-    self.analyzer = analyzer
-    self.sinks = sinks
     self.options = options
     self.logger = logger
-    self.status = DaemonStatus(state: .starting, source: source.name, t: 0)
+    self.sinks = Mutex(sinks)
+    let session = SessionLoop(
+      source: source, clock: clock, configuration: configuration, exercise: exercise,
+      loadKg: loadKg, sampleRateHz: options.sampleRateHz, recorder: options.recorder)
+    snapshot = Mutex((session.currentStatus(), session.nextSet))
+    pendingSession = Mutex(session)
+    (requests, requestContinuation) = AsyncStream.makeStream(of: Input.self)
   }
 
-  /// Adds a sink (the socket server, once it listens).
-  public func add(sink: any EventSink) { sinks.append(sink) }
+  /// Adds a sink (the socket server, once it listens). Call before `run`.
+  public func add(sink: any EventSink) { sinks.withLock { $0.append(sink) } }
 
   /// Reads the source until it ends or the calling task is cancelled, then
-  /// closes the set in progress and the recorder. Call once.
+  /// closes the set in progress. Call once.
   public func run() async {
-    if let path = options.recordPath {
-      do {
-        recorder = try StreamRecorder(
-          path: path, source: source.name, startedAtUnix: clock.wallClockOrigin,
-          exercise: analyzer.session.exercise, loadKg: analyzer.session.loadKg)
-      } catch {
-        logger.error("cannot record to \(path): \(error); going on without recording")
-      }
+    guard var session = pendingSession.withLock({ $0.take() }) else { return }
+    let sinks = self.sinks.withLock { $0 }
+    publish(&session, to: sinks)
+    let fromSource = chain(
+      source.events(clock: clock).map { Input.source($0) }, [Input.sourceEnded].async)
+    if let tick = options.tick, tick > .zero {
+      let ticks = AsyncTimerSequence(interval: tick, clock: .continuous).map { _ in Input.tick }
+      await consume(merge(fromSource, ticks, requests), &session, sinks)
+    } else {
+      await consume(merge(fromSource, requests), &session, sinks)
     }
-    await publish(.status(status))
-    let stream = source.events(clock: clock)
-    // Ticks advance a live source's clock and flush the recorder (for any
-    // source, so that a paced replay's recording is written as it goes).
-    let interval = options.tick
-    let ticker = Task { [weak self] in
-      while !Task.isCancelled {
-        try? await Task.sleep(for: interval)
-        await self?.tick()
-      }
+    requestContinuation.finish()
+    let left = waiting.withLock { state in
+      state.accepting = false
+      defer { state.requests.removeAll() }
+      return Array(state.requests.values)
     }
-    for await event in stream {
-      await handle(event)
-    }
-    ticker.cancel()
-    await finish()
+    for request in left { request.reply(.stopping) }
+    session.finish()
+    publish(&session, to: sinks)
+    refreshSnapshot(session)
+    options.recorder?.flush()
   }
 
-  /// Closes the set in progress, emits its report, says `stopping`.
-  private func finish() async {
-    guard !finished else { return }
-    finished = true
-    var f = framer
-    framer = LineFramer()
-    f.finish { take($0, at: lastT) }
-    analyzer.finish(into: &events)
-    await deliver()
-    recorder?.close()
-    recorder = nil
-    status.state = .stopping
-    status.message = nil
-    await publish(.status(currentStatusNow()))
-  }
-
-  func handle(_ event: SourceEvent) async {
-    switch event {
-    case .bytes(let bytes, let t):
-      let t = max(t, lastT)
-      lastT = t
-      var f = framer
-      framer = LineFramer()
-      bytes.withUnsafeBytes { chunk in f.append(chunk) { take($0, at: t) } }
-      framer = f
-    case .rows(let rows):
-      for row in rows {
-        switch row {
-        case .line(let t, let bytes):
-          let t = max(t, lastT)
-          lastT = t
-          bytes.withUnsafeBytes { line in
-            recorder?.record(t: t, line: line)
-            analyzer.ingest(line: line, at: t, into: &events)
-          }
-        case .rejected(let why):
-          analyzer.countRejected(why)
+  private func consume<S: AsyncSequence>(
+    _ inputs: S, _ session: inout SessionLoop, _ sinks: [any EventSink]
+  ) async where S.Element == Input {
+    do {
+      for try await input in inputs {
+        switch input {
+        case .source(let event): session.handle(event)
+        case .sourceEnded: return
+        case .tick: session.tick(now: clock.now())
+        case .request(let request):
+          answer(request, &session)
+          refreshSnapshot(session)
         }
+        publish(&session, to: sinks)
       }
-    case .status(let change):
-      await sourceStatusChanged(change)
-    }
-    await deliver()
-    await sampleIfDue()
-  }
-
-  private func take(_ framed: FramedLine, at t: Double) {
-    switch framed {
-    case .line(let line):
-      recorder?.record(t: t, line: line)
-      analyzer.ingest(line: line, at: t, into: &events)
-    case .overlong:
-      analyzer.countRejected(.overlong)
+    } catch {
+      logger.error("pipeline input failed: \(error)")
     }
   }
 
-  private func sourceStatusChanged(_ change: SourceStatus) async {
-    switch change {
-    case .connected(let detail):
-      status.state = .connected
-      status.message = detail
-    case .lost(let reason):
-      status.state = .disconnected
-      status.message = reason
-      // A partial line from before the loss is not a line.
-      framer = LineFramer()
-      analyzer.endSet(into: &events)
-      await deliver()
-    case .retrying(let seconds):
-      status.state = .retrying
-      status.message = "retrying in \(Self.format(seconds)) s"
-    case .rewound:
-      status.state = .connected
-      status.message = "end of file; replaying from the start"
-      framer = LineFramer()
-      analyzer.endSet(into: &events)
-      await deliver()
-    }
-    await publish(.status(currentStatusNow()))
-  }
-
-  /// Live sources: lets source time pass when the clip is quiet.
-  func tick() async {
-    guard !finished else { return }
-    flushRecorder()
-    guard case .live = source.hints.timing else { return }
-    // A little behind the clock, so that a chunk stamped just before the
-    // tick but handled after it is not pushed later than it arrived.
-    let t = clock.now() - 0.25
-    if t > lastT {
-      lastT = t
-      analyzer.advance(to: t, into: &events)
-      await deliver()
+  private func answer(_ request: Request, _ session: inout SessionLoop) {
+    _ = waiting.withLock { $0.requests.removeValue(forKey: ObjectIdentifier(request)) }
+    switch request.question {
+    case .perform(let command): request.reply(.message(session.perform(command)))
+    case .reload(let exercise, let loadKg, let rate):
+      session.reload(exercise: exercise, loadKg: loadKg, sampleRateHz: rate)
+      request.reply(.message(nil))
+    case .heartbeat: request.reply(.message(nil))
+    case .status: request.reply(.status(withReports(session.currentStatus())))
     }
   }
 
-  /// Flushes the recording; says so once when writing starts failing (a
-  /// full disk) and once when it works again.
-  private func flushRecorder() {
-    guard let recorder else { return }
-    recorder.flush()
-    let failing = recorder.lastError != nil
-    if failing != recorderFailing {
-      recorderFailing = failing
-      if let error = recorder.lastError {
-        logger.error(
-          "cannot write the recording \(options.recordPath ?? ""): \(error); rows are kept briefly and retried"
-        )
-      } else {
-        logger.notice("the recording \(options.recordPath ?? "") is being written again")
+  /// Hands every waiting event to every sink, in order.
+  private func publish(_ session: inout SessionLoop, to sinks: [any EventSink]) {
+    for event in session.takeOutbox() {
+      let event =
+        if case .status(let status) = event { DaemonEvent.status(withReports(status)) } else {
+          event
+        }
+      for sink in sinks { sink.publish(event) }
+    }
+  }
+
+  private func refreshSnapshot(_ session: SessionLoop) {
+    let status = session.currentStatus()
+    let next = session.nextSet
+    snapshot.withLock { $0 = (status, next) }
+  }
+
+  private func withReports(_ status: DaemonStatus) -> DaemonStatus {
+    var status = status
+    status.reports = options.reportWriter?.counts
+    return status
+  }
+
+  /// Sends a question to the loop and waits for its answer; "the daemon is
+  /// stopping" once the loop has ended.
+  private func ask(_ question: Request.Question) async -> String? {
+    switch await answer(question) {
+    case .message(let text): text
+    case .status: nil
+    case .stopping: "the daemon is stopping"
+    }
+  }
+
+  private func answer(_ question: Request.Question) async -> Request.Answer {
+    await withCheckedContinuation { continuation in
+      let request = Request(question, continuation)
+      let accepted = waiting.withLock { state in
+        guard state.accepting else { return false }
+        state.requests[ObjectIdentifier(request)] = request
+        return true
+      }
+      if !accepted { request.reply(.stopping) }
+      if accepted, case .terminated = requestContinuation.yield(.request(request)) {
+        request.reply(.stopping)
       }
     }
-  }
-
-  private func sampleIfDue() async {
-    guard let rate = options.sampleRateHz, rate > 0 else { return }
-    let live = analyzer.live
-    guard live.t - lastSampleT >= 1 / rate else { return }
-    lastSampleT = live.t
-    await publish(.sample(live))
-  }
-
-  private func deliver() async {
-    guard !events.isEmpty else { return }
-    let batch = events
-    events.removeAll(keepingCapacity: true)
-    for event in batch { await publish(.analyzer(event)) }
-  }
-
-  private func publish(_ event: DaemonEvent) async {
-    for sink in sinks { await sink.publish(event) }
-  }
-
-  private func currentStatusNow() -> DaemonStatus {
-    var s = status
-    s.quality = analyzer.totals
-    s.t = lastT
-    return s
   }
 
   // MARK: - Control
 
-  /// Responds when the pipeline is not stuck (for the systemd watchdog).
-  public func heartbeat() {}
+  /// Returns once the loop has taken an input of its own (for the systemd
+  /// watchdog: a wedged loop stops the pings).
+  public func heartbeat() async { _ = await ask(.heartbeat) }
 
   /// Exercise and load the next set will get.
-  public func nextSet() -> (Exercise?, Double?) {
-    (analyzer.session.exercise, analyzer.session.loadKg)
-  }
+  public func nextSet() -> (Exercise?, Double?) { snapshot.withLock { $0.nextSet } }
 
   /// SIGHUP: what can change without a restart.
   public func reload(exercise: Exercise?, loadKg: Double?, sampleRateHz: Double?) async {
-    analyzer.prepareNextSet(exercise: exercise, loadKg: loadKg)
-    if options.sampleRateHz != nil { options.sampleRateHz = sampleRateHz }
-    var s = currentStatusNow()
-    s.state = .reloaded
-    s.message = "configuration reloaded"
-    await publish(.status(s))
+    _ = await ask(.reload(exercise: exercise, loadKg: loadKg, sampleRateHz: sampleRateHz))
   }
 
   public func perform(_ command: ControlCommand) async -> String? {
-    guard !finished else { return "the daemon is stopping" }
-    switch command {
-    case .setNext(let exercise, let loadKg):
-      analyzer.prepareNextSet(exercise: exercise, loadKg: loadKg)
-    case .endSet, .startSet:
-      // A new set starts with its first rep; ending this one is all it takes.
-      analyzer.endSet(into: &events)
-      await deliver()
-    }
-    return nil
+    await ask(.perform(command))
   }
 
-  public func currentStatus() async -> DaemonStatus { currentStatusNow() }
-
-  static func format(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+  /// Asked of the loop while it runs; before and after, its snapshot.
+  public func currentStatus() async -> DaemonStatus {
+    if case .status(let status) = await answer(.status) { return status }
+    return withReports(snapshot.withLock { $0.status })
   }
 }

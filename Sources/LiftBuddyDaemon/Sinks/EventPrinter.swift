@@ -1,8 +1,5 @@
 import LiftBuddyCore
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemPackage
 
 /// Prints events to standard output, one per line, for `liftbuddy replay`
 /// and `record`: lift reports as their JSON line, the rest as short text.
@@ -11,19 +8,11 @@ public struct EventPrinter: EventSink {
 
   public init(showSamples: Bool = false) { self.showSamples = showSamples }
 
-  public func publish(_ event: DaemonEvent) async {
+  public func publish(_ event: DaemonEvent) {
     guard let line = Self.text(event, showSamples: showSamples) else { return }
-    var out = line + "\n"
-    out.withUTF8 { buf in
-      var offset = 0
-      while offset < buf.count {
-        let n = write(STDOUT_FILENO, buf.baseAddress! + offset, buf.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          return
-        }
-        offset += n
-      }
+    // Standard output closed or full: a terminal tool has nowhere to say so.
+    _ = try? Array((line + "\n").utf8).withUnsafeBytes {
+      try FileDescriptor.standardOutput.writeAll($0)
     }
   }
 

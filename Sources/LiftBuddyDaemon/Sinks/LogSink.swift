@@ -8,7 +8,7 @@ public struct LogSink: EventSink {
 
   public init(logger: Logger) { self.logger = logger }
 
-  public func publish(_ event: DaemonEvent) async {
+  public func publish(_ event: DaemonEvent) {
     switch event {
     case .analyzer(.setStarted(let s)):
       logger.info(

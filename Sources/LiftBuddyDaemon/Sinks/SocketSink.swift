@@ -5,5 +5,5 @@ public struct SocketSink: EventSink {
 
   public init(server: SocketServer) { self.server = server }
 
-  public func publish(_ event: DaemonEvent) async { server.publish(event) }
+  public func publish(_ event: DaemonEvent) { server.publish(event) }
 }

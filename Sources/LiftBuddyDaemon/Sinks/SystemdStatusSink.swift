@@ -12,7 +12,7 @@ public struct SystemdStatusSink: EventSink {
     self.suffix = suffix
   }
 
-  public func publish(_ event: DaemonEvent) async {
+  public func publish(_ event: DaemonEvent) {
     switch event {
     case .status(let s):
       say("\(s.source): \(s.state.rawValue)\(s.message.map { ", \($0)" } ?? "")")

@@ -19,6 +19,8 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     var clientBufferBytes: Int
     /// Shortest spacing of `sample` objects; nil sends none, zero sends all.
     var sampleInterval: TimeAmount?
+    /// Time a new connection has to send its first valid command.
+    var idleTimeout: TimeAmount?
     var registry: ClientRegistry
     var logger: Logger
   }
@@ -58,6 +60,17 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     }
     environment.registry.clients(on: context.eventLoop)?.value.add(self)
     send(WireEncoder.version(release: environment.release))
+    if let timeout = environment.idleTimeout {
+      let registry = environment.registry
+      let channel = context.channel
+      context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+        guard !registry.isEarned(channel) else { return }
+        let seconds = Double(timeout.nanoseconds) / 1e9
+        _ = self.finish(
+          lastWords: WireEncoder.error(
+            "no command within \(DaemonStatus.format(seconds)) s of connecting; disconnecting"))
+      }
+    }
     context.fireChannelActive()
   }
 
@@ -126,6 +139,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   }
 
   private func handle(_ parsed: Result<ClientCommand, CommandError>) {
+    if case .success = parsed, let context { environment.registry.earn(context.channel) }
     switch parsed {
     case .failure(let error):
       send(WireEncoder.error(error.message))

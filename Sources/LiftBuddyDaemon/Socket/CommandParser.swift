@@ -11,6 +11,10 @@ import LiftBuddyCore
 public enum CommandParser {
   public static func parse(_ line: [UInt8]) -> Result<ClientCommand, CommandError> {
     if line.contains(0) { return .failure(CommandError("NUL byte in command")) }
+    // Decoding repairs bad sequences; if it changed anything, they were bad.
+    guard String(decoding: line, as: UTF8.self).utf8.elementsEqual(line) else {
+      return .failure(CommandError("command is not valid UTF-8"))
+    }
     do {
       return .success(try JSONDecoder().decode(CommandObject.self, from: Data(line)).command)
     } catch let error as CommandError {
@@ -116,8 +120,11 @@ private struct CommandObject: Decodable {
       guard let value = try? object.decode(Double.self, forKey: loadKey) else {
         throw CommandError("\"load_kg\" must be a number or null")
       }
-      guard value.isFinite, value >= 0 else {
-        throw CommandError("\"load_kg\" must be a non-negative number")
+      let range = DaemonConfiguration.loadKgRange
+      guard value.isFinite, range.contains(value) else {
+        throw CommandError(
+          "\"load_kg\" must be from \(Int(range.lowerBound)) to \(Int(range.upperBound)) (kg), or null"
+        )
       }
       load = value
     }

@@ -12,8 +12,18 @@ public struct SocketConfiguration: Sendable {
   public var mode: mode_t = 0o660
   /// Group to chown the socket to (by name); nil keeps the daemon's group.
   public var group: String?
-  /// Connections beyond this are told so and closed.
+  /// Connections beyond this are told so and closed, unless an idle one
+  /// (no valid command yet) can make room: the oldest idle one is closed
+  /// instead.
   public var maxClients: Int = 256
+  /// Connections a peer user may hold, unless it is the daemon's own user
+  /// or root (`exemptUsers`): one local user cannot take every slot.
+  public var maxClientsPerUser: Int = 64
+  /// Users the per-user cap does not count; nil: the daemon's user and root.
+  public var exemptUsers: Set<UInt32>?
+  /// A connection that has sent no valid command (a `watch`, a `status`…)
+  /// this long after connecting is told so and closed; nil: never.
+  public var idleTimeout: Duration? = .seconds(5)
   /// Bytes queued for a client but not yet written before it is dropped as
   /// too slow. This is what bounds the daemon's memory per subscriber.
   public var clientBufferBytes: Int = 256 * 1024

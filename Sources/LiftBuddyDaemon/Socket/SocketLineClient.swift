@@ -1,4 +1,5 @@
 import Glibc
+import NIOCore
 
 /// A minimal blocking client for the daemon's socket: connect, send a line,
 /// read lines. For command-line tools, which have nothing else to do while
@@ -26,6 +27,17 @@ public final class SocketLineClient {
     public var description: String { "\(call): \(String(cString: strerror(code)))" }
   }
 
+  /// A line longer than this is not one the daemon sends (a lift report is
+  /// a few kilobytes): reading stops with an error instead of buffering
+  /// whatever a wrong or hostile peer sends.
+  public static let maxLineBytes = 1 << 20
+
+  public struct LineTooLong: Error, CustomStringConvertible {
+    public var description: String {
+      "the server sent a line longer than \(SocketLineClient.maxLineBytes) bytes; giving up"
+    }
+  }
+
   private let fd: Int32
   private var buffer: [UInt8] = []
   private var chunk = [UInt8](repeating: 0, count: 65536)
@@ -33,22 +45,11 @@ public final class SocketLineClient {
   public init(path: String) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw IOError(call: "socket", code: errno) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+    guard let address = try? SocketAddress(unixDomainSocketPath: path) else {
       close(fd)
       throw ConnectError(path: path, code: ENAMETOOLONG)
     }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let result = address.withSockAddr { connect(fd, $0, socklen_t($1)) }
     guard result == 0 else {
       let code = errno
       close(fd)
@@ -82,6 +83,7 @@ public final class SocketLineClient {
         return line
       }
       searched = buffer.count
+      guard buffer.count <= Self.maxLineBytes else { throw LineTooLong() }
       let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
       if n < 0, errno == EINTR { continue }
       if n == 0 { return nil }

@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -53,17 +54,12 @@ public final class SocketServer: Sendable {
       $0 = .starting
     }
     do {
-      var file = SocketFile(path: configuration.path)
-      try file.clearStale()
-      let channel = try await bootstrap().bind(
-        unixDomainSocketPath: configuration.path, cleanupExistingSocketFile: false
-      )
-      .get()
+      var file = try SocketFile(path: configuration.path)
+      let fd = try file.bind(mode: configuration.mode, group: configuration.group)
+      let channel: any Channel
       do {
-        try file.recordIdentity()
-        try file.applyPermissions(mode: configuration.mode, group: configuration.group)
+        channel = try await bootstrap().withBoundSocket(fd).get()
       } catch {
-        try? await channel.close()
         file.removeIfOurs()
         throw error
       }
@@ -122,20 +118,50 @@ public final class SocketServer: Sendable {
       .childChannelOption(.writeBufferWaterMark, value: .init(low: high / 2, high: high))
       .childChannelOption(.allowRemoteHalfClosure, value: true)
       .childChannelInitializer { [self] channel in
-        channel.eventLoop.makeCompletedFuture { try self.initialize(channel) }
+        peerUser(of: channel).flatMapThrowing { uid in try self.initialize(channel, uid: uid) }
       }
   }
 
-  private func initialize(_ channel: any Channel) throws {
+  /// The connecting process's user (SO_PEERCRED).
+  private func peerUser(of channel: any Channel) -> EventLoopFuture<UInt32> {
+    guard let provider = channel as? any SocketOptionProvider else {
+      return channel.eventLoop.makeSucceededFuture(UInt32.max)
+    }
+    let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+      level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+    return credentials.map { $0.uid }
+  }
+
+  /// Linux's `struct ucred` (which Glibc's module hides behind _GNU_SOURCE),
+  /// field for field.
+  private struct PeerCredentials: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+  }
+
+  private var limits: ClientRegistry.Limits {
+    .init(
+      total: configuration.maxClients, perUser: configuration.maxClientsPerUser,
+      exemptUsers: configuration.exemptUsers ?? [0, geteuid()])
+  }
+
+  private func initialize(_ channel: any Channel, uid: UInt32) throws {
     let operations = channel.pipeline.syncOperations
-    guard registry.reserveSlot(limit: configuration.maxClients) else {
-      let reason =
-        registry.isClosed ? "shutting down" : "too many clients (\(configuration.maxClients))"
+    switch registry.admit(channel, uid: uid, limits: limits) {
+    case .refused(let reason):
       try operations.addHandler(RejectionHandler(message: reason))
       return
+    case .admittedEvicting(let idle):
+      logger.notice("closing an idle socket client to make room for a new one")
+      idle.writeAndFlush(
+        WireEncoder.error("closed to make room: no command since connecting"), promise: nil)
+      idle.close(promise: nil)
+    case .admitted:
+      break
     }
     let registry = self.registry
-    channel.closeFuture.whenComplete { _ in registry.releaseSlot() }
+    channel.closeFuture.whenComplete { _ in registry.release(channel) }
     try operations.addHandlers([
       LineFramingHandler(
         maxLineBytes: configuration.maxCommandBytes,
@@ -151,6 +177,7 @@ public final class SocketServer: Sendable {
       control: control, release: configuration.release,
       clientBufferBytes: configuration.clientBufferBytes,
       sampleInterval: hz > 0 ? .nanoseconds(hz.isFinite ? Int64(1e9 / hz) : 0) : nil,
-      registry: registry, logger: logger)
+      idleTimeout: configuration.idleTimeout.map(TimeAmount.init), registry: registry,
+      logger: logger)
   }
 }

@@ -45,7 +45,22 @@ struct StatusObject: Encodable {
   let `class` = "status"
   var status: DaemonStatus
 
-  enum CodingKeys: String, CodingKey { case `class`, state, source, message, quality, t }
+  enum CodingKeys: String, CodingKey { case `class`, state, source, message, quality, t, reports }
+
+  /// `reports`: null where nothing writes report files (`liftbuddy replay`).
+  struct Reports: Encodable {
+    var counts: ReportFileWriter.Counts
+    enum CodingKeys: String, CodingKey {
+      case written, pending
+      case setAside = "set_aside"
+    }
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(counts.written, forKey: .written)
+      try c.encode(counts.setAside, forKey: .setAside)
+      try c.encode(counts.pending, forKey: .pending)
+    }
+  }
 
   func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
@@ -55,6 +70,7 @@ struct StatusObject: Encodable {
     try c.encode(status.message, forKey: .message)
     try c.encode(status.quality, forKey: .quality)
     try c.encode(status.t, forKey: .t)
+    try c.encode(status.reports.map(Reports.init), forKey: .reports)
   }
 }
 

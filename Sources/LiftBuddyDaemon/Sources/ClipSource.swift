@@ -35,18 +35,14 @@ public enum SourceEvent: Sendable, Equatable {
   /// The pipeline frames them into lines (a line takes the time of the chunk
   /// that completed it).
   case bytes([UInt8], at: Double)
-  /// Rows that already carry their time (a recorded stream), in file order.
-  case rows([RecordedRow])
+  /// Bytes of a recorded stream (contract §2: header, timed rows), cut
+  /// anywhere. The pipeline hands them to the core's
+  /// `RecordedStreamAnalysis`, exactly as `liftbuddy analyze` does with a
+  /// file, so a replay and an analysis of the same file are the same
+  /// computation.
+  case recorded([UInt8])
   /// Connection state changes. `.lost` closes the set in progress.
   case status(SourceStatus)
-}
-
-/// One row of a recorded stream, already timed or already rejected.
-public enum RecordedRow: Sendable, Equatable {
-  /// A protocol line (without its `\n`) received at `t` on the source clock.
-  case line(t: Double, bytes: [UInt8])
-  /// A row the reader could not use; counted by the analyzer, never fatal.
-  case rejected(LineRejection)
 }
 
 /// Connection state of a source, for the log, sd_notify's STATUS= and the

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
@@ -9,13 +9,13 @@ import SystemPackage
 /// to `master` come out of the slave device (`slavePath`), which a reader
 /// opens like any TTY. The slave is kept open here, in raw mode, so that the
 /// pair outlives the readers that come and go.
-public final class PseudoTerminal: @unchecked Sendable {
+public final class PseudoTerminal: Sendable {
   public let slavePath: String
   private let master: FileDescriptor
   private let heldSlave: FileDescriptor
-  /// Guards `closed`, so that the descriptors are closed exactly once.
-  private let lock = NSLock()
-  private var closed = false
+  /// Whether the descriptors are closed; held while writing, so that they
+  /// are closed exactly once and never under a write.
+  private let closed = Mutex(false)
 
   public init() throws(Errno) {
     // posix_openpt/grantpt/ptsname are hidden from Swift's Glibc module
@@ -52,18 +52,18 @@ public final class PseudoTerminal: @unchecked Sendable {
 
   /// Writes all of `bytes` to the master side.
   public func write(_ bytes: [UInt8]) throws(Errno) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !closed else { throw Errno.badFileDescriptor }
-    do { _ = try bytes.withUnsafeBytes { try master.writeAll($0) } } catch {
-      throw error as? Errno ?? .ioError
+    try closed.withLock { (closed: inout Bool) throws(Errno) in
+      guard !closed else { throw Errno.badFileDescriptor }
+      do { _ = try bytes.withUnsafeBytes { try master.writeAll($0) } } catch {
+        throw error as? Errno ?? .ioError
+      }
     }
   }
 
   /// Closes both sides: readers of the slave see a hang-up (EIO), as when
   /// a USB adapter is unplugged.
   public func close() {
-    lock.withLock {
+    closed.withLock { closed in
       guard !closed else { return }
       closed = true
       try? heldSlave.close()

@@ -53,7 +53,10 @@ public struct SerialSource: ClipSource {
     continuation.onTermination = { _ in wake.wake() }
     let reader = SerialReader(
       locate: locate, baud: baud, backoff: backoff, clock: clock, wake: wake, out: continuation)
-    let thread = Thread { reader.run() }
+    let thread = Thread {
+      var reader = reader
+      reader.run()
+    }
     thread.name = "liftbuddy-serial"
     thread.start()
     return stream
@@ -62,8 +65,7 @@ public struct SerialSource: ClipSource {
 
 /// The reading thread's loop: open, read until the device goes, back off,
 /// again — until the stream is cancelled.
-private final class SerialReader: @unchecked Sendable {
-  // Touched only by the reading thread, after init.
+private struct SerialReader: Sendable {
   private let locate: SerialSource.Locator
   private let baud: Int
   private var backoff: Backoff
@@ -84,7 +86,7 @@ private final class SerialReader: @unchecked Sendable {
     self.out = out
   }
 
-  func run() {
+  mutating func run() {
     defer { out.finish() }
     var lastFailure: String?
     while !wake.isWoken {

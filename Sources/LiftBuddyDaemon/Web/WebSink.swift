@@ -5,5 +5,5 @@ public struct WebSink: EventSink {
 
   public init(server: WebServer) { self.server = server }
 
-  public func publish(_ event: DaemonEvent) async { server.publish(event) }
+  public func publish(_ event: DaemonEvent) { server.publish(event) }
 }
