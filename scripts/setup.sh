@@ -3,7 +3,8 @@
 # Raspberry Pi OS: the C libraries behind its system-library targets, the
 # tools its tests drive for real (systemd-analyze, GNU time), the firmware
 # toolchain (avr-gcc, Arduino core, simavr) and Python's jsonschema for the
-# report schema check. Swift itself (6.0 or newer) must already be on PATH:
+# report schema check; qemu and debootstrap for the Debian guest of
+# scripts/vm-test.sh. Swift itself (6.0 or newer) must already be on PATH:
 # see README.md.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ packages=(
   pkg-config libbluetooth-dev libudev-dev libsystemd-dev   # CBluetooth, CUdev, CSystemd
   systemd time python3 python3-jsonschema                   # tests and benchmarks
   gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libelf-dev make g++  # Firmware/
+  qemu-system-x86 debootstrap e2fsprogs dpkg-dev                 # scripts/vm-test.sh, package-deb.sh
 )
 
 sudo=""
