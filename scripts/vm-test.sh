@@ -18,7 +18,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 scenarios=all
-[ "${1:-}" = "--smoke" ] && scenarios=smoke
+debug=""
+case "${1:-}" in
+  --smoke) scenarios=smoke ;;
+  --debug) debug="${2:?--debug FILE}" ;; # run FILE in the guest after the install instead
+esac
 deadline_s="${LIFTBUDDY_VM_TIMEOUT:-900}"
 
 for tool in qemu-system-x86_64 debootstrap mkfs.ext4 dpkg-deb; do
@@ -52,6 +56,7 @@ xchg="$run/xchg"
 mkdir -p "$xchg/ctl"
 cp "$deb" "$xchg/"
 echo "VM_SCENARIOS=$scenarios" >"$xchg/env"
+[ -n "$debug" ] && cp "$debug" "$xchg/debug.sh"
 accel=(-accel tcg -cpu max)
 [ "${LIFTBUDDY_VM_KVM:-0}" = 1 ] && accel=(-accel kvm -cpu host)
 
@@ -95,6 +100,10 @@ if [ ! -f "$xchg/finished" ]; then
   tail -20 "$run/console.log"
 fi
 cat "$results"
+if grep -q '^FAIL' "$results" && [ -f "$xchg/guest/failures.txt" ]; then
+  echo "vm-test: the service at each failure ($xchg/guest/failures.txt):"
+  tail -60 "$xchg/guest/failures.txt"
+fi
 passed="$(grep -c '^PASS' "$results")"
 failed="$(grep -c '^FAIL' "$results")"
 [ "$passed" -gt 0 ] || failed=$((failed + 1))

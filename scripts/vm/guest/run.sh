@@ -26,7 +26,12 @@ export PYTHONPATH=/opt/bumble PYTHONDONTWRITEBYTECODE=1
 mkdir -p "$X/guest"
 log() { echo "vm: $*"; }
 pass() { echo "PASS $1" >>"$RESULTS"; log "PASS $1"; }
-fail() { echo "FAIL $1: $2" >>"$RESULTS"; log "FAIL $1: $2"; }
+fail() {
+  echo "FAIL $1: $2" >>"$RESULTS"
+  log "FAIL $1: $2"
+  { echo "== FAIL $1"; systemctl status --no-pager liftbuddyd; journalctl -u liftbuddyd -n 25 --no-pager; } \
+    >>"$X/guest/failures.txt" 2>&1
+}
 check() { # name, command...: pass when the command succeeds
   local name="$1"
   shift
@@ -83,6 +88,14 @@ check "the .deb put the unit, the udev rule, the config and the group in place" 
     systemctl is-enabled liftbuddyd'
 useradd --create-home --groups liftbuddy lifter 2>/dev/null
 
+# A developer's own steps instead of the scenarios (vm-test.sh --debug FILE).
+if [ -f "$X/debug.sh" ]; then
+  . "$X/debug.sh"
+  journalctl -b --no-pager >"$X/guest/journal.txt" 2>&1
+  echo done >"$X/finished"
+  exit 0
+fi
+
 # --- BLE through the kernel ---------------------------------------------------
 modprobe hci_vhci
 btvirt -L -l2 >"$X/guest/btvirt.log" 2>&1 &
@@ -94,7 +107,7 @@ fi
 # bluetoothd powers controllers as they come; the peripheral's must be down
 # for the HCI user channel. hci1 is the one the kernel lists first, the one
 # ble:auto used to pick.
-wait_for 20 bash -c 'btmgmt --index 1 info | grep -q "current settings:.*powered"'
+wait_for 5 bash -c 'btmgmt --index 1 info | grep -q "current settings:.*powered"'
 btmgmt --index 1 power off >/dev/null 2>&1
 btmgmt --index 0 le on >/dev/null 2>&1
 btmgmt --index 0 power on >/dev/null 2>&1
