@@ -138,29 +138,34 @@ mkdir -p /etc/systemd/system/liftbuddyd.service.d
 cp /usr/share/doc/liftbuddy/examples/ble-scan.conf /etc/systemd/system/liftbuddyd.service.d/
 systemctl daemon-reload
 if start_peripheral nus; then pass "emulated clip advertises (Nordic UART)"; else fail "emulated clip advertises (Nordic UART)" "no advertising"; fi
-configure ble:auto
+configure ble:auto "record = /var/lib/liftbuddy/ble.lbs"
 t0="$(date +%s)"
 fresh_start
 check "Type=notify: systemctl start returned with the unit active" systemctl is-active liftbuddyd
 check "STATUS= reaches systemd" bash -c '[ -n "$(systemctl show -p StatusText --value liftbuddyd)" ]'
 # A subscriber in group liftbuddy (not root) on the socket, timing every event.
-runuser -u lifter -- python3 "$G/subscriber.py" "$SOCK" "$X/guest/events-ble.jsonl" &
+rm -f /tmp/events-ble.jsonl
+runuser -u lifter -- python3 "$G/subscriber.py" "$SOCK" /tmp/events-ble.jsonl &
 subscriber_pid=$!
 if wait_for 120 bash -c "journalctl -u liftbuddyd --since @$t0 -o cat | grep -q 'connected.*via hci0'"; then
   pass "ble:auto passes over the held hci1 and connects through hci0 (said in the log)"
 else
   fail "ble:auto passes over the held hci1 and connects through hci0 (said in the log)" "$(journal_since "$t0" | tail -3 | tr '\n' ' ')"
 fi
-check "a client in group liftbuddy reads the socket" wait_for 30 grep -q '"class":"version"' "$X/guest/events-ble.jsonl"
+check "a client in group liftbuddy reads the socket" wait_for 30 grep -q '"class":"version"' /tmp/events-ble.jsonl
 wait_for 180 grep -q '"done"' "$X/guest/peripheral-nus.log"
 # The stream is over but the link stays: stop writes the set in progress.
 systemctl stop liftbuddyd
 kill "$subscriber_pid" 2>/dev/null
+cp /tmp/events-ble.jsonl /var/lib/liftbuddy/ble.lbs "$X/guest/"
 check "systemctl stop wrote the set in progress" test "$(reports)" -ge 1
-check "ble:auto report agrees with liftbuddy analyze (reps, velocities within BLE jitter)" \
+check "ble:auto: the same reps as liftbuddy analyze of the file (count, ROM within 3 cm)" \
   python3 "$G/compare_reports.py" "$X/guest/analyze-ble.jsonl" "$LIFTS"
-python3 "$G/latency.py" "$X/guest/peripheral-nus.log" "$X/guest/events-ble.jsonl" >"$X/guest/latency.txt" 2>&1
-check "BLE latency measured (notification → rep event at a socket subscriber)" test -s "$X/guest/latency.txt"
+liftbuddy analyze --exercise "$EXERCISE" --load "$LOAD" /var/lib/liftbuddy/ble.lbs >"$X/guest/analyze-received.jsonl"
+check "ble:auto: velocities equal liftbuddy analyze of what the link delivered (its recording)" \
+  python3 "$G/compare_reports.py" "$X/guest/analyze-received.jsonl" "$LIFTS" --rom-cm 0.2 --velocity-mps 0.011
+check "BLE latency measured (notification → rep event at a socket subscriber)" \
+  bash -c "python3 $G/latency.py $X/guest/peripheral-nus.log /tmp/events-ble.jsonl $BLE_STREAM /var/lib/liftbuddy/ble.lbs >$X/guest/latency.txt 2>&1"
 stop_peripheral
 
 # --- systemd: watchdog, reload, journald priorities (on a replay source) ------
