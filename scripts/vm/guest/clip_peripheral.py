@@ -25,7 +25,7 @@ import time
 from bumble.core import UUID, AdvertisingData
 from bumble.device import Device
 from bumble.gatt import Characteristic, Service
-from bumble.hci import Address
+from bumble.hci import Address, HCI_Error
 from bumble.transport import open_transport
 
 VARIANTS = {
@@ -100,7 +100,10 @@ class Clip:
             await asyncio.sleep(self.args.linger_s)
 
     async def advertise(self):
-        await self.device.start_advertising(auto_restart=True)
+        try:
+            await self.device.start_advertising(auto_restart=True)
+        except HCI_Error as error:  # already advertising again (auto_restart)
+            self.note("advertise-refused", error=str(error))
         self.note("advertising", address=self.args.address, variant=self.args.variant)
 
     def on_subscription(self, _bearer, notify, indicate):
@@ -138,12 +141,18 @@ class Clip:
                 await self.drop()
 
     async def drop(self):
+        """Goes away for --away-s (out of range, battery swapped), then comes back."""
         self.dropped_once = True
-        await self.device.stop_advertising()
         for connection in list(self.device.connections.values()):
             await connection.disconnect()
         self.subscribed.clear()
         self.note("dropped", row=self.next_row)
+        # auto_restart may already have restarted advertising; the controller
+        # refuses to stop what it is not doing (Command Disallowed).
+        try:
+            await self.device.stop_advertising()
+        except HCI_Error:
+            pass
         await asyncio.sleep(self.args.away_s)
         await self.advertise()
 

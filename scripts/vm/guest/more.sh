@@ -16,14 +16,14 @@ systemctl daemon-reload
 configure "ble:hci0/$PERIPHERAL_ADDRESS/random"
 t2="$(date +%s)"
 fresh_start
-if [ "$hm10_up" = 1 ] && wait_for 120 grep -q '"dropped"' "$X/guest/peripheral-hm10.log"; then
+if [ "$hm10_up" = 1 ] && peripheral_reached dropped hm10; then
   check "link dropped mid-set: the set is closed and written" wait_for 30 test "$(reports)" -ge 1
   check "the link came back: the daemon reconnected by itself" \
     wait_for 90 bash -c "[ \$(journalctl -u liftbuddyd --since @$t2 -o cat | grep -c 'connected.*via hci0 (.*HM-10') -ge 2 ]"
 else
   fail "link dropped mid-set: the set is closed and written" "the peripheral never dropped: $(journal_since "$t2" | tail -3 | tr '\n' ' ')"
 fi
-[ "$hm10_up" = 1 ] && wait_for 180 grep -q '"done"' "$X/guest/peripheral-hm10.log"
+[ "$hm10_up" = 1 ] && peripheral_reached done hm10
 systemctl stop liftbuddyd
 check "ble:hci0/ADDRESS reports (split by the drop) hold analyze's reps" \
   python3 "$G/compare_reports.py" "$X/guest/analyze-ble.jsonl" "$LIFTS" 0.08

@@ -134,6 +134,12 @@ start_peripheral() { # variant, extra args...
   done
   return 1
 }
+# peripheral_reached EVENT VARIANT: waits for the emulated clip to log EVENT;
+# false at once if it died.
+peripheral_reached() {
+  wait_for 240 bash -c "grep -q '\"$1\"' $X/guest/peripheral-$2.log || ! kill -0 $peripheral_pid"
+  grep -q "\"$1\"" "$X/guest/peripheral-$2.log"
+}
 stop_peripheral() {
   if [ -n "$peripheral_pid" ]; then kill "$peripheral_pid" 2>/dev/null; wait "$peripheral_pid" 2>/dev/null; fi
   peripheral_pid=""
@@ -165,7 +171,7 @@ else
   fail "ble:auto passes over the held hci1 and connects through hci0 (said in the log)" "$(journal_since "$t0" | tail -3 | tr '\n' ' ')"
 fi
 check "a client in group liftbuddy reads the socket" wait_for 30 grep -q '"class": "version"' /tmp/events-ble.jsonl
-[ "$ble_up" = 1 ] && wait_for 180 grep -q '"done"' "$X/guest/peripheral-nus.log"
+[ "$ble_up" = 1 ] && peripheral_reached done nus
 # The stream is over but the link stays: stop writes the set in progress.
 systemctl stop liftbuddyd
 kill "$subscriber_pid" 2>/dev/null
