@@ -28,18 +28,33 @@ def rows(path):
     return out
 
 
-def feed(clip_socket, path, first, last):
+def connect_clip(clip_socket):
+    """qemu's usb-serial is attached to the guest's bus only while its chardev
+    has a peer (hw/usb/dev-serial.c), so the host holds the connection for
+    the whole run: the cable is "plugged in" from boot, and unplugging is the
+    monitor's device_del."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(clip_socket)
+            return s
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def feed(clip, path, first, last):
     data = rows(path)
     last = len(data) if last == "end" else int(last)
     part = data[int(first):last]
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.connect(clip_socket)
-        origin = time.monotonic() - part[0][0]
-        for t, line in part:
-            delay = origin + t - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
-            s.sendall((line + "\n").encode())
+    origin = time.monotonic() - part[0][0]
+    for t, line in part:
+        delay = origin + t - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        clip.sendall((line + "\n").encode())
 
 
 def monitor(monitor_socket, command):
@@ -60,6 +75,7 @@ def monitor(monitor_socket, command):
 def serve(xchg, clip_socket, monitor_socket):
     ctl = os.path.join(xchg, "ctl")
     done = set()
+    clip = connect_clip(clip_socket)
     while not os.path.exists(os.path.join(xchg, "finished")):
         requests = sorted(f for f in os.listdir(ctl) if f.endswith(".req") and f not in done)
         if not requests:
@@ -73,7 +89,7 @@ def serve(xchg, clip_socket, monitor_socket):
         words = open(os.path.join(ctl, name)).read().split()
         print(f"host: {' '.join(words)}", flush=True)
         if words[0] == "feed":
-            feed(clip_socket, words[1].replace("/mnt/src", os.environ["LIFTBUDDY_SRC"], 1), words[2], words[3])
+            feed(clip, words[1].replace("/mnt/src", os.environ["LIFTBUDDY_SRC"], 1), words[2], words[3])
         elif words[0] == "unplug":
             print(monitor(monitor_socket, "device_del clipdev").strip(), flush=True)
         elif words[0] == "replug":
