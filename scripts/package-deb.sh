@@ -7,7 +7,7 @@
 # `liftbuddy` group for socket clients and reload udev and systemd.
 #
 #   scripts/package-deb.sh [OUT_DIR]     # default: .build/deb
-#   CONFIG=debug scripts/package-deb.sh  # faster build, same package layout
+#   (release only: a debug build does not link with --static-swift-stdlib)
 #
 # Prints the .deb's path on its last line. Architecture is the build
 # machine's (amd64 here; arm64 when run on a 64-bit Pi OS).
