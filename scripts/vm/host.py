@@ -90,10 +90,12 @@ def serve(xchg, clip_socket, monitor_socket):
         print(f"host: {' '.join(words)}", flush=True)
         if words[0] == "feed":
             feed(clip, words[1].replace("/mnt/src", os.environ["LIFTBUDDY_SRC"], 1), words[2], words[3])
-        elif words[0] == "unplug":
-            print(monitor(monitor_socket, "device_del clipdev").strip(), flush=True)
-        elif words[0] == "replug":
-            print(monitor(monitor_socket, "device_add " + DEVICE).strip(), flush=True)
+        elif words[0] in ("unplug", "replug"):
+            command = "device_del clipdev" if words[0] == "unplug" else "device_add " + DEVICE
+            reply = monitor(monitor_socket, command)
+            # The monitor echoes the typing with terminal escapes; say only errors.
+            if "rror" in reply:
+                print(f"host: {command}: {reply.splitlines()[-2:]}", flush=True)
         done.add(name)
         open(os.path.join(ctl, name[:-4] + ".done"), "w").close()
 
