@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import BlueZ
+import Foundation
 import LiftBuddyDaemon
 
 #if canImport(Glibc)
@@ -45,7 +45,8 @@ struct ScanCommand: AsyncParsableCommand {
     let devices: [ScannedDevice]
     do {
       let chosen = try HciAdapter.choose(adapter)
-      FileHandle.standardError.write(Data("liftbuddy scan: scanning \(seconds) s on \(chosen)\n".utf8))
+      FileHandle.standardError.write(
+        Data("liftbuddy scan: scanning \(seconds) s on \(chosen)\n".utf8))
       devices = try await HciLeScanner.collect(for: .seconds(seconds), deviceID: chosen.id)
     } catch {
       throw failure("liftbuddy scan: \(error)")

@@ -23,7 +23,8 @@ import Testing
     #expect(
       BleTarget("ble:hci0/C0:11:22:33:44:55/random")
         == BleTarget(adapter: 0, peer: .address(address, .random)))
-    #expect(BleTarget("hci12/C0:11:22:33:44:55")?.description == "ble:hci12/C0:11:22:33:44:55/public")
+    #expect(
+      BleTarget("hci12/C0:11:22:33:44:55")?.description == "ble:hci12/C0:11:22:33:44:55/public")
     #expect(BleTarget("ble:hci/auto") == nil)
     #expect(BleTarget("ble:hci16/auto") == nil)
     #expect(BleTarget("ble:hcix/auto") == nil)

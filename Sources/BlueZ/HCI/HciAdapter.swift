@@ -49,7 +49,8 @@ public struct HciAdapter: Hashable, Sendable, CustomStringConvertible {
   /// Every adapter the kernel has, in `hciN` order, each with its state.
   /// Throws only when Bluetooth itself is missing (no AF_BLUETOOTH).
   public static func all() throws(BluetoothError) -> [HciAdapter] {
-    let probe = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+    let probe = socket(
+      AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
     guard probe >= 0 else { throw .system(.openAdapter, errno: errno) }
     close(probe)
     var adapters: [HciAdapter] = []
@@ -74,14 +75,18 @@ public struct HciAdapter: Hashable, Sendable, CustomStringConvertible {
     }
     guard let adapter = adapters.first(where: { $0.unusable == nil }) else {
       throw .adapterUnusable(
-        adapters.isEmpty ? "there is no Bluetooth adapter" : "no adapter is usable" + listing(adapters))
+        adapters.isEmpty
+          ? "there is no Bluetooth adapter" : "no adapter is usable" + listing(adapters))
     }
     return adapter
   }
 
   private static func listing(_ adapters: [HciAdapter]) -> String {
     adapters.isEmpty
-      ? "" : ": " + adapters.map { "\($0) \($0.unusable.map(\.description) ?? "usable")" }.joined(separator: "; ")
+      ? ""
+      : ": "
+        + adapters.map { "\($0) \($0.unusable.map(\.description) ?? "usable")" }.joined(
+          separator: "; ")
   }
 
   private static func inspect(_ info: hci_dev_info) -> HciAdapter {
@@ -96,7 +101,9 @@ public struct HciAdapter: Hashable, Sendable, CustomStringConvertible {
       return HciAdapter(id: id, address: address, unusable: .noLowEnergy)
     }
     let dd = hci_open_dev(id)
-    guard dd >= 0 else { return HciAdapter(id: id, address: address, unusable: .failed(errno: errno)) }
+    guard dd >= 0 else {
+      return HciAdapter(id: id, address: address, unusable: .failed(errno: errno))
+    }
     defer { hci_close_dev(dd) }
     switch liftbuddy_hci_probe_held(dd) {
     case 0: return HciAdapter(id: id, address: address)

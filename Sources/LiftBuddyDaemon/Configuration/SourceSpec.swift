@@ -23,7 +23,9 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case "serial": self = rest == "auto" ? .serialAuto : .serial(path: rest)
     case "ble":
       // Checked here so a mistyped address stops the daemon at start (78).
-      guard BleTarget(rest) != nil else { throw .init(BluetoothError.invalidTarget(text).description) }
+      guard BleTarget(rest) != nil else {
+        throw .init(BluetoothError.invalidTarget(text).description)
+      }
       self = .ble(address: rest)
     case "replay": self = .replay(path: rest)
     default:

@@ -22,7 +22,8 @@ public struct BLESource: ClipSource {
   public typealias AdapterChooser = @Sendable (_ preferred: Int32?) throws -> HciAdapter
   /// Opens the ATT bearer through the adapter; injectable so the reconnect
   /// logic can be tested over a socketpair.
-  public typealias Connector = @Sendable (BluetoothAddress, LEAddressType, HciAdapter) throws ->
+  public typealias Connector =
+    @Sendable (BluetoothAddress, LEAddressType, HciAdapter) throws ->
     AttBearer
   /// Finds a clip for `ble:auto` by scanning on the adapter.
   public typealias Finder = @Sendable (HciAdapter) async throws -> ScannedDevice
@@ -123,7 +124,9 @@ public struct BLESource: ClipSource {
     return (device.address, device.addressType)
   }
 
-  private func subscribe(_ address: BluetoothAddress, _ type: LEAddressType, via adapter: HciAdapter)
+  private func subscribe(
+    _ address: BluetoothAddress, _ type: LEAddressType, via adapter: HciAdapter
+  )
     async throws -> UartSubscription
   {
     let connect = self.connect
