@@ -3,7 +3,9 @@
 # Raspberry Pi OS: the C libraries behind its system-library targets, the
 # tools its tests drive for real (systemd-analyze, GNU time), the firmware
 # toolchain (avr-gcc, Arduino core, simavr), Python's jsonschema for the
-# report schema check, and headless Chromium for the web view's tests. Swift itself (6.0 or newer) must already be on PATH:
+# report schema check, headless Chromium for the web view's tests, and qemu
+# and debootstrap for the Debian guest of scripts/vm-test.sh. Swift itself
+# (6.0 or newer) must already be on PATH:
 # see README.md.
 set -euo pipefail
 
@@ -12,6 +14,7 @@ packages=(
   systemd time python3 python3-jsonschema                   # tests and benchmarks
   gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libelf-dev make g++  # Firmware/
   chromium fonts-dejavu-core                                 # the web view's browser tests
+  qemu-system-x86 debootstrap e2fsprogs dpkg-dev             # scripts/vm-test.sh, package-deb.sh
 )
 
 sudo=""

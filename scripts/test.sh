@@ -94,6 +94,17 @@ if [ "${FUZZ_SECONDS:-45}" != 0 ]; then
   step "fuzz smoke (command)" scripts/fuzz.sh "${FUZZ_SECONDS:-45}" command
 fi
 
+# 6. A real Linux kernel: the .deb installed in a Debian guest under qemu,
+#    systemd as PID 1 starting the unit, BLE through the kernel's stack with an
+#    emulated clip (scripts/vm-test.sh). CI runs the smoke set (install,
+#    systemd, watchdog, reload, journald, BLE ble:auto) with the release
+#    package (a debug build does not link with the static Swift stdlib);
+#    `scripts/vm-test.sh` runs every scenario. The guest image is built on
+#    first use and cached (~/.cache/liftbuddy-vm). LIFTBUDDY_VM=0 skips.
+if [ "${LIFTBUDDY_VM:-1}" != 0 ]; then
+  step "Debian guest under qemu (scripts/vm-test.sh --smoke)" scripts/vm-test.sh --smoke
+fi
+
 echo
 if [ "$failed" -gt 0 ]; then printf 'failed: %s\n' "${failures[@]}"; fi
 echo "checks: $passed passed, $failed failed"

@@ -37,6 +37,9 @@ public enum BluetoothError: Error, Hashable, Sendable, CustomStringConvertible {
   case noClipFound(seconds: Int)
   /// Requests after the notification stream started: the stream owns the bearer.
   case bearerBusy
+  /// No local adapter can be used (or the one named in the source cannot);
+  /// the text names each adapter and why (see `HciAdapter`).
+  case adapterUnusable(String)
 
   public var description: String {
     switch self {
@@ -59,10 +62,12 @@ public enum BluetoothError: Error, Hashable, Sendable, CustomStringConvertible {
     case .noNotifyCharacteristic(let service):
       "the UART service \(service) has no characteristic that notifies: the clip's firmware or module is not set up to stream"
     case .invalidTarget(let text):
-      "'\(text)' is not a BLE source: use ble:auto, ble:AA:BB:CC:DD:EE:FF or ble:AA:BB:CC:DD:EE:FF/random"
+      "'\(text)' is not a BLE source: use ble:auto, ble:AA:BB:CC:DD:EE:FF or ble:AA:BB:CC:DD:EE:FF/random, optionally after an adapter (ble:hci1/auto)"
     case .noClipFound(let seconds):
       "no clip seen in \(seconds) s of scanning: is it powered and advertising, and not connected to a phone?"
     case .bearerBusy: "the ATT bearer is already streaming notifications"
+    case .adapterUnusable(let detail):
+      "no Bluetooth adapter to use: \(detail); name a free one in the source (ble:hci0/auto, ble:hci0/AA:BB:CC:DD:EE:FF)"
     }
   }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import Foundation
 import LiftBuddyDaemon
 
 #if canImport(Glibc)
@@ -14,7 +15,8 @@ struct ScanCommand: AsyncParsableCommand {
     commandName: "scan",
     abstract: "List nearby clips (BLE, or USB serial with --serial) as --source values.",
     discussion: """
-      BLE: runs an active LE scan on the first adapter (or --adapter N for hciN)
+      BLE: runs an active LE scan on the first usable adapter (one that is up
+      and not held by another process; --adapter N for hciN)
       and prints one line per clip, strongest first:
         ble:C0:11:22:33:44:55/random  -67 dBm  LiftBuddy  [6E400001-…]
       A clip is recognised by its Nordic UART, RedBearLab or HM-10 (FFE0)
@@ -26,7 +28,7 @@ struct ScanCommand: AsyncParsableCommand {
   @Option(help: "How long to scan, in seconds.")
   var seconds: Int = 5
 
-  @Option(help: "The adapter number N of hciN (default: the first one).")
+  @Option(help: "The adapter number N of hciN (default: the first usable one).")
   var adapter: Int32?
 
   @Flag(help: "List every BLE advertiser, not only clips.")
@@ -42,7 +44,10 @@ struct ScanCommand: AsyncParsableCommand {
     }
     let devices: [ScannedDevice]
     do {
-      devices = try await HciLeScanner.collect(for: .seconds(seconds), deviceID: adapter)
+      let chosen = try HciAdapter.choose(adapter)
+      FileHandle.standardError.write(
+        Data("liftbuddy scan: scanning \(seconds) s on \(chosen)\n".utf8))
+      devices = try await HciLeScanner.collect(for: .seconds(seconds), deviceID: chosen.id)
     } catch {
       throw failure("liftbuddy scan: \(error)")
     }

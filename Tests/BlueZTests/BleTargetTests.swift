@@ -15,6 +15,23 @@ import Testing
       BleTarget("ble:AA:BB:CC:DD:EE:FF/random")?.description == "ble:AA:BB:CC:DD:EE:FF/random")
   }
 
+  /// An adapter before the peer: `ble:hci1/auto`, `ble:hci0/ADDRESS[/type]`.
+  @Test func parsesAnAdapter() throws {
+    let address = try #require(BluetoothAddress("C0:11:22:33:44:55"))
+    #expect(BleTarget("ble:hci1/auto") == BleTarget(adapter: 1, peer: .auto))
+    #expect(BleTarget("ble:hci1/auto")?.description == "ble:hci1/auto")
+    #expect(
+      BleTarget("ble:hci0/C0:11:22:33:44:55/random")
+        == BleTarget(adapter: 0, peer: .address(address, .random)))
+    #expect(
+      BleTarget("hci12/C0:11:22:33:44:55")?.description == "ble:hci12/C0:11:22:33:44:55/public")
+    #expect(BleTarget("ble:hci/auto") == nil)
+    #expect(BleTarget("ble:hci16/auto") == nil)
+    #expect(BleTarget("ble:hcix/auto") == nil)
+    #expect(BleTarget("ble:hci0/") == nil)
+    #expect(BleTarget("ble:hci0/hci1/auto") == nil)
+  }
+
   @Test func rejectsNonsense() {
     #expect(BleTarget("ble:AA:BB:CC:DD:EE") == nil)
     #expect(BleTarget("ble:AA:BB:CC:DD:EE:FG") == nil)

@@ -97,6 +97,8 @@ import Testing
   @Test func sourceSpecs() throws {
     #expect(try SourceSpec(parsing: "serial:auto") == .serialAuto)
     #expect(try SourceSpec(parsing: "ble:C8:FD:19:00:11:22") == .ble(address: "C8:FD:19:00:11:22"))
+    #expect(try SourceSpec(parsing: "ble:hci1/auto") == .ble(address: "hci1/auto"))
+    #expect(throws: ConfigurationError.Reason.self) { try SourceSpec(parsing: "ble:hci1/C8:FD") }
     #expect(try SourceSpec(parsing: "replay:/a/b.lbs") == .replay(path: "/a/b.lbs"))
     #expect(throws: ConfigurationError.Reason.self) { try SourceSpec(parsing: "serial:") }
   }

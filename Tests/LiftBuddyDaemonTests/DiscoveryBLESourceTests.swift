@@ -83,10 +83,15 @@ import Testing
         data: AdvertisingData([0x0A, 0x09] + Array("LiftBuddy".utf8)), rssi: -60))
   }
 
+  static let adapter = HciAdapter(id: 0, address: BluetoothAddress("00:AA:01:00:00:00")!)
+
   @Test func parsesItsAddress() throws {
     #expect(
       try BLESource(address: "C0:11:22:33:44:55/random").name == "ble:C0:11:22:33:44:55/random")
     #expect(try BLESource(address: "auto").name == "ble:auto")
+    #expect(try BLESource(address: "hci1/auto").name == "ble:hci1/auto")
+    #expect(
+      try BLESource(address: "hci0/C0:11:22:33:44:55").name == "ble:hci0/C0:11:22:33:44:55/public")
     #expect(throws: BluetoothError.invalidTarget("ble:C0:11:22")) {
       try BLESource(address: "C0:11:22")
     }
@@ -103,8 +108,9 @@ import Testing
     let source = BLESource(
       target: .auto, backoff: Backoff(initial: 0.01, maximum: 0.02),
       transactionTimeout: .seconds(5),
-      connect: { try radio.connect($0, $1) },
-      find: {
+      chooseAdapter: { _ in Self.adapter },
+      connect: { address, type, _ in try radio.connect(address, type) },
+      find: { _ in
         scans.withLock { $0 += 1 }
         return Self.scanned("C0:11:22:33:44:55", random: true)
       })
@@ -128,7 +134,7 @@ import Testing
     #expect(connections.count == 2)
     #expect(
       connections.first
-        == "ble:C0:11:22:33:44:55/random Nordic UART characteristic 6E400003-B5A3-F393-E0A9-E50E24DCCA9E, ATT MTU 23"
+        == "ble:C0:11:22:33:44:55/random via hci0 (00:AA:01:00:00:00) Nordic UART characteristic 6E400003-B5A3-F393-E0A9-E50E24DCCA9E, ATT MTU 23"
     )
     #expect(
       statuses.dropFirst().prefix(2)

@@ -12,10 +12,12 @@ public final class HciLeScanner: Sendable {
   public let deviceID: Int32
   private let socket: Int32
 
-  /// Opens `hciN`, or the first adapter when `deviceID` is nil.
+  /// Opens `hciN`, or the first usable adapter when `deviceID` is nil
+  /// (`HciAdapter.choose`; libbluetooth's `hci_get_route` would take one that
+  /// another process holds).
   public init(deviceID: Int32? = nil) throws(BluetoothError) {
-    let id = deviceID ?? hci_get_route(nil)
-    guard id >= 0 else { throw .system(.openAdapter, errno: errno) }
+    let id: Int32
+    if let deviceID { id = deviceID } else { id = try HciAdapter.choose(nil).id }
     let dd = hci_open_dev(id)
     guard dd >= 0 else { throw .system(.openAdapter, errno: errno) }
     self.deviceID = id

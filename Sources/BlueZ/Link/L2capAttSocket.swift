@@ -11,15 +11,18 @@ public enum L2capAttSocket {
   /// The kernel rejects a sockaddr with both a PSM and a CID, so l2_psm stays 0.
   public static let attChannelID: UInt16 = 0x0004
 
-  /// Connects to `address`, waiting at most `timeout` for the clip to answer.
-  /// Blocking: call it from `DedicatedThread.run`.
+  /// Connects to `address` through the adapter whose address is `local`
+  /// (nil: any, the kernel routes), waiting at most `timeout` for the clip to
+  /// answer. Blocking: call it from `DedicatedThread.run`.
   public static func connect(
-    to address: BluetoothAddress, type: LEAddressType, timeout: Duration = .seconds(10)
+    to address: BluetoothAddress, type: LEAddressType, from local: BluetoothAddress? = nil,
+    timeout: Duration = .seconds(10)
   ) throws(BluetoothError) -> AttBearer {
     let fd = try openSocket()
     let bearer = AttBearer(fileDescriptor: fd)  // closes fd on every error path below
 
-    var local = socketAddress(BluetoothAddress(bytes: [0, 0, 0, 0, 0, 0])!, type: .public)
+    var local = socketAddress(
+      local ?? BluetoothAddress(bytes: [0, 0, 0, 0, 0, 0])!, type: .public)
     if withSockaddr(&local, { bind(fd, $0, $1) }) != 0 { throw .system(.connect, errno: errno) }
 
     let flags = fcntl(fd, F_GETFL)

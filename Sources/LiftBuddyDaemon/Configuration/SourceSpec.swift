@@ -1,6 +1,8 @@
+import BlueZ
+
 /// Where the daemon reads the clip, as written after `--source` or
 /// `source =`: `serial:/dev/ttyUSB0`, `serial:auto`, `ble:C8:FD:19:00:11:22`,
-/// `replay:FILE`.
+/// `ble:auto`, `ble:hci1/auto`, `replay:FILE`.
 public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
   case serial(path: String)
   /// The first clip udev knows (see Sources/LiftBuddyDaemon/Discovery).
@@ -19,7 +21,12 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     }
     switch kind {
     case "serial": self = rest == "auto" ? .serialAuto : .serial(path: rest)
-    case "ble": self = .ble(address: rest)
+    case "ble":
+      // Checked here so a mistyped address stops the daemon at start (78).
+      guard BleTarget(rest) != nil else {
+        throw .init(BluetoothError.invalidTarget(text).description)
+      }
+      self = .ble(address: rest)
     case "replay": self = .replay(path: rest)
     default:
       throw .init("unknown source kind '\(kind)'; expected serial, ble or replay")

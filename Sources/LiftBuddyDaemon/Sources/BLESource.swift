@@ -1,29 +1,39 @@
 import BlueZ
 
-/// The clip over Bluetooth LE (`ble:AA:BB:CC:DD:EE:FF[/random]` or `ble:auto`).
+/// The clip over Bluetooth LE: `ble:AA:BB:CC:DD:EE:FF[/random]` or `ble:auto`,
+/// optionally through a named adapter (`ble:hci1/auto`, `ble:hci0/ADDRESS`).
 ///
-/// Each attempt connects an L2CAP socket on the ATT channel, finds the UART
-/// service and subscribes (see `UartSubscription`), then forwards every
+/// Each attempt first picks the local adapter (`HciAdapter.choose`: the named
+/// one, or the first that is up and not held by another process), then
+/// connects an L2CAP socket on the ATT channel bound to that adapter, finds the
+/// UART service and subscribes (see `UartSubscription`), then forwards every
 /// notification as raw bytes: the pipeline's line framer handles lines split
-/// across notifications. When the link drops the source reports `.lost` with
-/// the reason and reconnects with the same backoff as the serial source.
+/// across notifications. The connected status names the adapter, so the log
+/// says which one is in use. When the link drops the source reports `.lost`
+/// with the reason and reconnects with the same backoff as the serial source.
 /// Blocking socket work runs on dedicated threads, never on the cooperative pool.
 ///
 /// `ble:auto` scans (needs CAP_NET_RAW) only until it has found a clip; it then
 /// reconnects to that address, which needs no capability, and scans again only
 /// if connecting to it fails.
 public struct BLESource: ClipSource {
-  /// Opens the ATT bearer; injectable so the reconnect logic can be tested
-  /// over a socketpair on a kernel without Bluetooth.
-  public typealias Connector = @Sendable (BluetoothAddress, LEAddressType) throws -> AttBearer
-  /// Finds a clip for `ble:auto`.
-  public typealias Finder = @Sendable () async throws -> ScannedDevice
+  /// Picks the local adapter for one attempt; injectable so the reconnect
+  /// logic can be tested on a kernel without Bluetooth.
+  public typealias AdapterChooser = @Sendable (_ preferred: Int32?) throws -> HciAdapter
+  /// Opens the ATT bearer through the adapter; injectable so the reconnect
+  /// logic can be tested over a socketpair.
+  public typealias Connector =
+    @Sendable (BluetoothAddress, LEAddressType, HciAdapter) throws ->
+    AttBearer
+  /// Finds a clip for `ble:auto` by scanning on the adapter.
+  public typealias Finder = @Sendable (HciAdapter) async throws -> ScannedDevice
 
   public let name: String
   public let hints = SourceHints(timing: .live)
   private let target: BleTarget
   private let backoff: Backoff
   private let transactionTimeout: Duration
+  private let chooseAdapter: AdapterChooser
   private let connect: Connector
   private let find: Finder
 
@@ -37,13 +47,17 @@ public struct BLESource: ClipSource {
 
   public init(
     target: BleTarget, backoff: Backoff = Backoff(), transactionTimeout: Duration = .seconds(30),
-    connect: @escaping Connector = { try L2capAttSocket.connect(to: $0, type: $1) },
-    find: @escaping Finder = { try await BLESource.scanForClip(seconds: 5) }
+    chooseAdapter: @escaping AdapterChooser = { try HciAdapter.choose($0) },
+    connect: @escaping Connector = {
+      try L2capAttSocket.connect(to: $0, type: $1, from: $2.address)
+    },
+    find: @escaping Finder = { try await BLESource.scanForClip(seconds: 5, adapter: $0.id) }
   ) {
     self.name = target.description
     self.target = target
     self.backoff = backoff
     self.transactionTimeout = transactionTimeout
+    self.chooseAdapter = chooseAdapter
     self.connect = connect
     self.find = find
   }
@@ -63,21 +77,22 @@ public struct BLESource: ClipSource {
   private func run(clock: SourceClock, out: AsyncStream<SourceEvent>.Continuation) async {
     var backoff = self.backoff
     var known: (BluetoothAddress, LEAddressType)?
-    if case .address(let address, let type) = target { known = (address, type) }
+    if case .address(let address, let type) = target.peer { known = (address, type) }
     var lastFailure: String?
     while !Task.isCancelled {
       let failure: String
       do {
-        let (address, type) = try await resolve(known)
+        let adapter = try chooseAdapter(target.adapter)
+        let (address, type) = try await resolve(known, on: adapter)
         known = (address, type)
-        let subscription = try await subscribe(address, type)
+        let subscription = try await subscribe(address, type, via: adapter)
         backoff.reset()
         lastFailure = nil
         out.yield(
           .status(
             .connected(
               detail:
-                "\(BleTarget.address(address, type)) \(subscription.known.name) characteristic \(subscription.characteristic.uuid), ATT MTU \(subscription.mtu)"
+                "\(BleTarget.address(address, type)) via \(adapter) \(subscription.known.name) characteristic \(subscription.characteristic.uuid), ATT MTU \(subscription.mtu)"
             )))
         do {
           for try await chunk in subscription.bytes { out.yield(.bytes(chunk, at: clock.now())) }
@@ -92,7 +107,7 @@ public struct BLESource: ClipSource {
         failure = "\(error)"
         // Said once; the same failure every 8 s would flood the log and the clients.
         if failure != lastFailure { out.yield(.status(.lost(reason: failure))) }
-        if target == .auto { known = nil }
+        if target.peer == .auto { known = nil }
       }
       lastFailure = failure
       let delay = backoff.take()
@@ -101,29 +116,31 @@ public struct BLESource: ClipSource {
     }
   }
 
-  private func resolve(_ known: (BluetoothAddress, LEAddressType)?) async throws -> (
-    BluetoothAddress, LEAddressType
-  ) {
+  private func resolve(_ known: (BluetoothAddress, LEAddressType)?, on adapter: HciAdapter)
+    async throws -> (BluetoothAddress, LEAddressType)
+  {
     if let known { return known }
-    let device = try await find()
+    let device = try await find(adapter)
     return (device.address, device.addressType)
   }
 
-  private func subscribe(_ address: BluetoothAddress, _ type: LEAddressType) async throws
-    -> UartSubscription
+  private func subscribe(
+    _ address: BluetoothAddress, _ type: LEAddressType, via adapter: HciAdapter
+  )
+    async throws -> UartSubscription
   {
     let connect = self.connect
     let timeout = transactionTimeout
     return try await DedicatedThread.run(name: "liftbuddy-ble-connect") {
-      let bearer = try connect(address, type)
+      let bearer = try connect(address, type, adapter)
       return try UartSubscription.start(on: GattClient(bearer: bearer, transactionTimeout: timeout))
     }
   }
 
-  /// The strongest clip seen in `seconds` of scanning.
-  public static func scanForClip(seconds: Int) async throws -> ScannedDevice {
+  /// The strongest clip seen in `seconds` of scanning on `hciN`.
+  public static func scanForClip(seconds: Int, adapter: Int32) async throws -> ScannedDevice {
     let matcher = ClipAdvertisementMatcher()
-    let devices = try await HciLeScanner.collect(for: .seconds(seconds))
+    let devices = try await HciLeScanner.collect(for: .seconds(seconds), deviceID: adapter)
     guard let clip = devices.first(where: { matcher.matches($0) && $0.connectable }) else {
       throw BluetoothError.noClipFound(seconds: seconds)
     }
