@@ -153,6 +153,40 @@ import Testing
     }
   }
 
+  @Test func aHandledClipsHumpIsNoRep() {
+    // The bar rests at 129 cm; the clip is handled: its reading jumps to
+    // 155 and back within 0.3 s (it never stands there), twice.
+    let phases: [Phase] = [
+      .init(duration: 0.15, deltaCm: 26), .init(duration: 0.15, deltaCm: -26),
+      .init(duration: 1.5, deltaCm: 0), .init(duration: 0.15, deltaCm: 30),
+      .init(duration: 0.15, deltaCm: -30), .init(duration: 20, deltaCm: 0),
+    ]
+    let lift = SyntheticLift(startCm: 129, leadIn: 2, phases: phases)
+    for exercise in [nil] + Exercise.allCases.map(Optional.some) {
+      let e = events(lift, exercise)
+      #expect(e.reps.isEmpty, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.reports.isEmpty)
+    }
+  }
+
+  @Test func aRegripWithDipAndDriveMidSetIsNoRep() {
+    // Three presses 140 → 195, then the lifter dips to 100 and pauses 2.5 s
+    // to re-grip, drives back to the shoulders, and presses three more.
+    var phases = presses(3, rom: 55)
+    phases += [
+      .init(duration: 0.6, deltaCm: -40), .init(duration: 2.5, deltaCm: 0),
+      .init(duration: 0.5, deltaCm: 40), .init(duration: 1.2, deltaCm: 0),
+    ]
+    phases += presses(3, rom: 55)
+    let lift = SyntheticLift(startCm: 140, leadIn: 2, phases: phases)
+    for exercise in [Exercise.overheadPress, nil] {
+      let e = events(lift, exercise)
+      #expect(e.reports.count == 1, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.reports.first?.reps.count == 6, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.reps.allSatisfy { abs($0.rep.romCm - 55) < 2 })
+    }
+  }
+
   @Test func sameEndToleranceGrowsWithTheRise() {
     #expect(RepRules.sameEnd(100, 104.9, rangeCm: 10))
     #expect(!RepRules.sameEnd(100, 105.1, rangeCm: 10))
