@@ -61,6 +61,8 @@ public struct Analyzer: Sendable {
   private var stranger:
     (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
       nil
+  /// When the last final rep's concentric phase began (any set).
+  private var lastCountedStartS: Double? = nil
   /// The valley time of the last rise counted as a final rep.
   private var countedRiseValleyT: Double? = nil
   private let measurer: RepMeasurer
@@ -157,6 +159,7 @@ public struct Analyzer: Sendable {
   /// Ends the set in progress now (a command, a lost source, shutdown),
   /// emitting its report if it has at least one rep.
   public mutating func endSet(into events: inout [AnalyzerEvent]) {
+    stranger = nil
     resolveProvisional(into: &events)
     if let report = sets.close(session: session, quality: pending) {
       events.append(.lift(report))
@@ -316,7 +319,19 @@ public struct Analyzer: Sendable {
       sets.withdraw(.outsideSet, into: &events)
     }
     let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown)
-    if RepRules.finalAtTop(exercise: session.exercise, cameDownFirst: fromStand) {
+    // The top this descent began at is a counted rep's lockout, and the
+    // lifter went on without a set's rest (the set was ended by command):
+    // a lifter's top, whatever set it was in.
+    let fromCountedTop =
+      cameDown
+      && lastCountedStartS.map { start in
+        rise.previousPeak.map { $0.t > start } ?? false
+          && rep.concentricStartS - start < configuration.setRestS
+      } ?? false
+    if RepRules.finalAtTop(
+      exercise: session.exercise, cameDownFromStand: fromStand,
+      cameDownFromCountedTop: fromCountedTop)
+    {
       count(measured, ends: ends, rise: rise, into: &events)
     } else if RepRules.mayStartSet(exercise: session.exercise, cameDownFirst: fromStand) {
       sets.propose(
@@ -352,6 +367,7 @@ public struct Analyzer: Sendable {
     guard let p = sets.provisional else { return }
     if RepRules.mayBeRoundTripWithoutReturn(exercise: p.exercise, cameDownFirst: p.cameDownFirst) {
       countedRiseValleyT = p.riseValleyT
+      lastCountedStartS = p.analysis.report.concentricStartS
       sets.confirm(into: &events)
     } else {
       sets.withdraw(.oneWay, into: &events)
@@ -380,6 +396,7 @@ public struct Analyzer: Sendable {
   }
 
   private mutating func afterCount(topT: Double) {
+    lastCountedStartS = sets.open?.reps.last?.report.concentricStartS
     // The next rep's descent starts at this top: older samples can go.
     let keepFrom = topT - 2 * configuration.smoothingWindowS - 1
     while let first = heights.first, first.t < keepFrom { heights.removeFirst() }

@@ -18,7 +18,7 @@ final class SocketTestClient: @unchecked Sendable {
     var description: String
   }
 
-  init(path: String, timeout: Double = 5) throws {
+  init(path: String, timeout: Double = 15) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
     var address = sockaddr_un()

@@ -126,6 +126,9 @@ import Testing
         reportDirectory: dir.path, release: "test"),
       control: pipeline, logger: Logger(label: "test"), eventLoopGroup: group)
     let port = try await server.start().port!
+    // Commands are answered by the pipeline's loop: it must be running.
+    let running = Task { await pipeline.run() }
+    defer { running.cancel() }
 
     let set = #"{"cmd":"set","exercise":"deadlift","load_kg":140}"#
     var reply = try TCPTestClient.request(port: port, post: "/api/command", body: set)

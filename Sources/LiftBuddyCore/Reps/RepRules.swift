@@ -90,9 +90,13 @@ enum RepRules {
   }
 
   /// Whether a first rep may be final at its top: only eccentric-first
-  /// lifts show a whole round trip by then.
-  static func finalAtTop(exercise: Exercise?, cameDownFirst: Bool) -> Bool {
-    exercise?.isEccentricFirst == true && cameDownFirst
+  /// lifts show a whole round trip by then (from a stand); and any lift
+  /// whose descent began at the top of a rep already counted (a set ended
+  /// by command, and the lifter goes on).
+  static func finalAtTop(
+    exercise: Exercise?, cameDownFromStand: Bool, cameDownFromCountedTop: Bool
+  ) -> Bool {
+    (exercise?.isEccentricFirst == true && cameDownFromStand) || cameDownFromCountedTop
   }
 
   /// Whether a rise may be a set's first rep at all: an eccentric-first
