@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 #if canImport(Glibc)
@@ -15,16 +16,8 @@ final class NotifyReceiver {
     self.path = path
     fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EIO) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (i, b) in bytes.enumerated() where i < raw.count - 1 { raw[i] = b }
-    }
-    let status = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
+    let status = try SocketAddress(unixDomainSocketPath: path).withSockAddr {
+      bind(fd, $0, socklen_t($1))
     }
     guard status == 0 else { throw POSIXError(.EADDRINUSE) }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NIOCore
 import Testing
 
 @testable import LiftBuddyCore
@@ -627,17 +628,8 @@ struct SocketFileTests {
   private func leaveStaleSocket(at path: String) throws {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      let bytes = Array(path.utf8)
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
+    let result = try SocketAddress(unixDomainSocketPath: path).withSockAddr {
+      bind(fd, $0, socklen_t($1))
     }
     guard result == 0 else { throw SocketTestClient.Failure(description: "bind: \(errno)") }
   }

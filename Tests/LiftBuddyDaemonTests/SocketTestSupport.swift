@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import NIOCore
 import Testing
 
 @testable import LiftBuddyCore
@@ -21,17 +22,8 @@ final class SocketTestClient: @unchecked Sendable {
   init(path: String, timeout: Double = 15) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
+    let result = try SocketAddress(unixDomainSocketPath: path).withSockAddr {
+      connect(fd, $0, socklen_t($1))
     }
     guard result == 0 else {
       let code = errno

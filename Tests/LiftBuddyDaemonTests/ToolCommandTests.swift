@@ -1,5 +1,6 @@
 import Foundation
 import LiftBuddyDaemon
+import NIOCore
 import Testing
 
 #if canImport(Glibc)
@@ -135,17 +136,8 @@ extension DaemonProcessTests {
     let path = dir.file("fake.sock")
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(listener) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      let bytes = Array(path.utf8)
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
+    let bound = try SocketAddress(unixDomainSocketPath: path).withSockAddr {
+      bind(listener, $0, socklen_t($1))
     }
     #expect(bound == 0 && listen(listener, 1) == 0)
     let watch = try DaemonChild(

@@ -1,14 +1,15 @@
 /// Unix seconds to RFC 3339 UTC with milliseconds (`2026-01-05T10:00:12.345Z`).
 ///
 /// By hand, beside the parser in `RFC3339Timestamp`, so the report's bytes
-/// depend on nothing but arithmetic (no locale, no calendar database).
-enum RFC3339Formatter {
+/// depend on nothing but arithmetic (no locale, no calendar database). The
+/// one formatter of the project: the recorder's `started_at` header uses it.
+public enum RFC3339Formatter {
   /// RFC 3339 covers years 0000–9999; times outside (only reachable through
   /// absurd input: a row time of 1e16 s) are clamped to its ends instead of
   /// overflowing the arithmetic below.
   static let representable = -62_167_219_200.0...253_402_300_799.999
 
-  static func string(unixSeconds: Double) -> String {
+  public static func string(unixSeconds: Double) -> String {
     let clamped =
       unixSeconds.isNaN
       ? 0 : min(max(unixSeconds, representable.lowerBound), representable.upperBound)

@@ -65,7 +65,7 @@ public final class StreamRecorder: Sendable {
     _ = fcntl(raw, F_SETFL, fcntl(raw, F_GETFL) & ~O_NONBLOCK)
     unwritten = NIOLoopBoundBox.makeBoxSendingValue(Unwritten(), eventLoop: queue.loop)
     var header =
-      "# liftbuddy-stream 1\n# source: \(source)\n# started_at: \(Self.rfc3339(startedAtUnix))\n"
+      "# liftbuddy-stream 1\n# source: \(source)\n# started_at: \(RFC3339Formatter.string(unixSeconds: startedAtUnix))\n"
     if let exercise { header += "# exercise: \(exercise.rawValue)\n" }
     if let loadKg { header += "# load_kg: \(Self.number(loadKg))\n" }
     buffer.withLock { $0.append(contentsOf: header.utf8) }
@@ -161,17 +161,4 @@ public final class StreamRecorder: Sendable {
     x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
   }
 
-  /// RFC 3339 UTC with milliseconds: `2026-11-21T04:10:00.250Z`.
-  public static func rfc3339(_ unix: Double) -> String {
-    let ms = Int64((unix * 1000).rounded())
-    var seconds = time_t(ms / 1000)
-    var tm = tm()
-    gmtime_r(&seconds, &tm)
-    func pad(_ n: Int32, _ width: Int) -> String {
-      let s = String(n)
-      return String(repeating: "0", count: max(0, width - s.count)) + s
-    }
-    return
-      "\(pad(tm.tm_year + 1900, 4))-\(pad(tm.tm_mon + 1, 2))-\(pad(tm.tm_mday, 2))T\(pad(tm.tm_hour, 2)):\(pad(tm.tm_min, 2)):\(pad(tm.tm_sec, 2)).\(pad(Int32(ms % 1000), 3))Z"
-  }
 }
