@@ -16,11 +16,16 @@ public struct Analyzer: Sendable {
   /// Minimum concentric rise per exercise, in cm. Unracking, re-racking and
   /// walk-outs move the bar 3–8 cm; the shortest full-range lift, a bench
   /// press by a lifter with short arms and a big arch, still travels ~20 cm.
-  /// Partial reps above these still count and are flagged by the coach.
+  /// Partial reps above these still count and are flagged by the coach. A
+  /// deadlift from the floor (bar at 22 cm) locks out above the knees: even
+  /// a short lifter pulling sumo moves it 35 cm or more, while jacking the
+  /// bar for plates, rolling it and set-up tugs move it 5–25 cm (measured on
+  /// the tune split: 18 cm counted a jacked bar as a rep).
   static func defaultMinRiseCm(_ exercise: Exercise?) -> Double {
     switch exercise {
     case .benchPress: 12
-    case .squat, .deadlift, .overheadPress: 18
+    case .squat, .overheadPress: 18
+    case .deadlift: 30
     case nil: 15
     }
   }
