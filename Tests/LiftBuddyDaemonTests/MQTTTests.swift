@@ -1,6 +1,9 @@
 import Foundation
-import LiftBuddyDaemon
+import LiftBuddyCore
+import Logging
 import Testing
+
+@testable import LiftBuddyDaemon
 
 #if canImport(Glibc)
   import Glibc
@@ -145,6 +148,67 @@ struct MQTTTests {
   }
 }
 
+extension MQTTTests {
+  /// The events `liftbuddyd --speed max` would publish for the sample stream.
+  static func sampleEvents() throws -> [AnalyzerEvent] {
+    var analysis = RecordedStreamAnalysis(sourceName: "replay:squat-serial-typical.lbs")
+    var events: [AnalyzerEvent] = []
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: stream))
+    bytes.withUnsafeBytes { analysis.append($0, into: &events) }
+    analysis.finish(into: &events)
+    return events
+  }
+
+  /// The broker killed mid-set and started again: what the sink publishes
+  /// meanwhile waits, and reaches a subscriber of the new broker in order
+  /// when libmosquitto's thread has reconnected; the report is acknowledged.
+  @Test func brokerKilledMidSetAndRestartedGetsTheRestInOrder() async throws {
+    let dir = ScratchDirectory()
+    let broker = try await MQTTTestBroker(in: dir)
+    let first = try MQTTTestSubscriber(in: dir, port: broker.port, name: "first")
+    try await first.waitUntilSubscribed()
+    var configuration = MQTTConfiguration(
+      broker: MQTTBroker(host: "127.0.0.1", port: broker.port),
+      topics: MQTTTopics(prefix: "liftbuddy", rack: "r4"), source: "replay:test")
+    // Room for the test's new subscriber to be in place before the reconnection.
+    configuration.reconnectDelay = (3, 3)
+    let sink = MQTTSink(configuration: configuration, logger: Logger(label: "mqtt-test"))
+    #expect(await waitUntil(timeout: 20) { sink.isConnected })
+
+    let events = try Self.sampleEvents()
+    let split = try #require(
+      events.indices.filter { if case .rep = events[$0] { true } else { false } }.dropFirst().first)
+    for event in events[...split] { sink.publish(.analyzer(event)) }
+    #expect(await waitUntil(timeout: 20) { first.messages(on: "liftbuddy/r4/rep").count == 2 })
+
+    await broker.stop()
+    #expect(await waitUntil(timeout: 20) { !sink.isConnected })
+    let rest = events[(split + 1)...].compactMap {
+      MQTTMessage.make(for: .analyzer($0), topics: configuration.topics)
+    }
+    for event in events[(split + 1)...] { sink.publish(.analyzer(event)) }
+    #expect(await waitUntil(timeout: 20) { sink.counts.held == rest.count })
+
+    let again = try await MQTTTestBroker(in: dir, port: broker.port)
+    let second = try MQTTTestSubscriber(in: dir, port: broker.port, name: "second")
+    try await second.waitUntilSubscribed()
+    #expect(await waitUntil(timeout: 30) { sink.counts.liftsAcknowledged == 1 })
+    #expect(await waitUntil(timeout: 20) { second.messages.count == rest.count })
+    #expect(second.messages.map(\.topic) == rest.map(\.topic))
+    #expect(second.messages.map(\.payload) == rest.map(\.payload))
+    guard case .lift(let report) = try #require(events.last) else {
+      Issue.record("the stream's last event is not its report")
+      return
+    }
+    #expect(second.messages.last?.payload == ReportFileWriter.fileContents(report))
+    #expect(sink.counts.dropped == 0 && sink.counts.held == 0)
+    await sink.close()
+    await first.stop()
+    await second.stop()
+    await again.stop()
+  }
+}
+
 /// The settings' forms, and the held queue's bounds.
 @Suite struct MQTTSettingsTests {
   @Test func brokerAddresses() {
@@ -199,5 +263,25 @@ struct MQTTTests {
     }
     #expect(error?.key == "rack")
     #expect(ConfigKey.flag(for: "mqtt_prefix") == "--mqtt-prefix")
+  }
+
+  /// When full, the held queue drops its oldest rep or status and keeps
+  /// the reports; a report goes only when nothing else is left.
+  @Test func heldQueueDropsOldestRepsBeforeReports() {
+    func message(_ topic: String, lift: Bool = false) -> MQTTMessage {
+      MQTTMessage(topic: topic, payload: Array(topic.utf8), qos: lift ? 1 : 0, retain: false)
+    }
+    var outbox = MQTTOutbox(capacity: 3)
+    outbox.append(message("rep1"))
+    outbox.append(message("lift1", lift: true))
+    outbox.append(message("rep2"))
+    outbox.append(message("rep3"))
+    #expect(outbox.messages.map(\.topic) == ["lift1", "rep2", "rep3"])
+    outbox.append(message("lift2", lift: true))
+    outbox.append(message("lift3", lift: true))
+    #expect(outbox.messages.map(\.topic) == ["lift1", "lift2", "lift3"])
+    outbox.append(message("rep4"))
+    #expect(outbox.messages.map(\.topic) == ["lift2", "lift3", "rep4"])
+    #expect(outbox.dropped == 4 && outbox.droppedLifts == 1)
   }
 }
