@@ -123,6 +123,51 @@ struct MQTTTests {
     #expect(log.contains("MQTT: stopping with 1 lift reports the broker has not acknowledged"))
   }
 
+  /// A report the broker never acknowledged waits on disk, and a daemon
+  /// started later (here with nothing to analyse) sends it when the broker
+  /// is there, byte for byte its file, then removes it from the queue.
+  @Test func reportQueuedOnDiskIsSentByTheNextRun() async throws {
+    let dir = ScratchDirectory()
+    let port = freeLoopbackPort()
+    let lifts = dir.file("lifts")
+    let first = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(Self.stream)", "--speed", "max", "--output-dir", lifts,
+        "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(port)", "--rack", "r5",
+      ], in: dir, name: "first")
+    #expect(await first.wait(timeout: 30) == 0, "\(first.stderr)")
+    let queue = lifts + "/mqtt-queue"
+    #expect(jsonFiles(in: queue).count == 1, "\(first.stderr)")
+    #expect(first.stderr.contains("they wait in \(queue) for the next start"), "\(first.stderr)")
+
+    let broker = try await MQTTTestBroker(in: dir, port: port)
+    let subscriber = try MQTTTestSubscriber(in: dir, port: port)
+    try await subscriber.waitUntilSubscribed()
+    var stream = SquatStream()
+    stream.still(2)
+    try stream.write(to: dir.file("still.lbs"))
+    let second = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("still.lbs"))", "--speed", "max", "--output-dir", lifts,
+        "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(port)", "--rack", "r5",
+      ], in: dir, name: "second")
+    #expect(await second.wait(timeout: 30) == 0, "\(second.stderr)")
+    #expect(second.stderr.contains("1 lift reports from an earlier run wait for the broker"))
+    let report = try #require(jsonFiles(in: lifts).first)
+    let sent = await waitUntil(timeout: 20) {
+      !subscriber.messages(on: "liftbuddy/r5/lift").isEmpty
+    }
+    #expect(sent)
+    #expect(
+      subscriber.messages(on: "liftbuddy/r5/lift").map(\.payload)
+        == [Array(try Data(contentsOf: URL(fileURLWithPath: report)))])
+    #expect(jsonFiles(in: queue).isEmpty, "\(second.stderr)")
+    await subscriber.stop()
+    await broker.stop()
+  }
+
   /// A broker named by a host name that does not resolve: said in the log
   /// while the daemon goes on.
   @Test func brokerNameThatDoesNotResolveIsLoggedWhileTheDaemonGoesOn() async throws {

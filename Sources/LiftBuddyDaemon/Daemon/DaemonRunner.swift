@@ -104,7 +104,7 @@ public struct DaemonRunner {
           broker: broker,
           topics: MQTTTopics(
             prefix: configuration.mqttPrefix, rack: configuration.rack ?? MQTTTopics.defaultRack()),
-          source: source.name),
+          source: source.name, spoolDirectory: outputDir),
         logger: logger)
     }
     let pipeline = Pipeline(

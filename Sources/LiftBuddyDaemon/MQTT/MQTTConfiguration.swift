@@ -12,6 +12,11 @@ public struct MQTTConfiguration: Sendable {
   /// Lift reports handed to libmosquitto and not yet acknowledged (PUBACK);
   /// past this, messages wait in the held queue, in order.
   public var maxUnacknowledged = 100
+  /// The report directory, beside which lift reports wait on disk for the
+  /// broker (`MQTTSpool`); nil: in memory only.
+  public var spoolDirectory: String?
+  /// Lift reports waiting on disk at most.
+  public var maxSpooled = 1000
   /// Events handed over by the pipeline and not yet taken by the sink's
   /// thread; past this, events are dropped (counted) instead of queued.
   public var maxWaiting = 1000
@@ -24,10 +29,13 @@ public struct MQTTConfiguration: Sendable {
   /// acknowledge the reports, within the daemon's 2 s for SIGTERM.
   public var closeTimeoutS = 1.0
 
-  public init(broker: MQTTBroker, topics: MQTTTopics, source: String) {
+  public init(
+    broker: MQTTBroker, topics: MQTTTopics, source: String, spoolDirectory: String? = nil
+  ) {
     self.broker = broker
     self.topics = topics
     self.source = source
+    self.spoolDirectory = spoolDirectory
   }
 
   /// One client id per rack, for the broker's persistent session: the

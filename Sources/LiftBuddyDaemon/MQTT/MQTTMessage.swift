@@ -11,6 +11,9 @@ struct MQTTMessage: Sendable, Equatable {
   var qos: Int32
   /// The broker keeps the last `status` for whoever subscribes later.
   var retain: Bool
+  /// A lift report's file in the on-disk queue (`MQTTSpool`), removed
+  /// when the broker acknowledges it.
+  var spoolName: String? = nil
 
   var isLift: Bool { qos == 1 && !retain }
 

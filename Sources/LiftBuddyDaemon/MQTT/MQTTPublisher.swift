@@ -39,8 +39,12 @@ final class MQTTPublisher {
   /// The last problem logged, so that a retry failing the same way says nothing.
   private var lastProblem: String?
   /// Message ids handed to libmosquitto with QoS 1 and not yet
-  /// acknowledged; true for lift reports.
-  private var unacknowledged: [Int32: Bool] = [:]
+  /// acknowledged, with the messages.
+  private var unacknowledged: [Int32: MQTTMessage] = [:]
+  /// Lift reports on disk until acknowledged; nil: memory only.
+  private let spool: MQTTSpool?
+  /// A failure to queue a report on disk is said once, until one succeeds.
+  private var spoolFailing = false
   private var counts = MQTTSink.Counts()
 
   init(
@@ -56,6 +60,35 @@ final class MQTTPublisher {
       initial: Double(configuration.reconnectDelay.minimum),
       maximum: Double(configuration.reconnectDelay.maximum))
     outbox = MQTTOutbox(capacity: configuration.maxHeld)
+    spool = configuration.spoolDirectory.flatMap { directory in
+      do {
+        return try MQTTSpool(reportDirectory: directory, capacity: configuration.maxSpooled)
+      } catch {
+        logger.error(
+          "MQTT: cannot use \(directory)/\(MQTTSpool.directoryName) to keep reports for the broker: \(error); keeping them in memory only"
+        )
+        return nil
+      }
+    }
+    if let spool {
+      let (entries, unreadable) = spool.load()
+      if !unreadable.isEmpty {
+        logger.error(
+          "MQTT: cannot read queued reports in \(spool.directory.path): \(unreadable.joined(separator: ", ")); left there"
+        )
+      }
+      if !entries.isEmpty {
+        logger.notice(
+          "MQTT: \(entries.count) lift reports from an earlier run wait for the broker in \(spool.directory.path)"
+        )
+      }
+      for entry in entries {
+        outbox.append(
+          MQTTMessage(
+            topic: configuration.topics.lift, payload: entry.payload, qos: 1, retain: false,
+            spoolName: entry.name))
+      }
+    }
     do {
       let client = try MosquittoClient(
         clientID: configuration.clientID, cleanSession: false, callbacks: callbacks)
@@ -105,6 +138,24 @@ final class MQTTPublisher {
   }
 
   func take(_ message: MQTTMessage) {
+    var message = message
+    if message.isLift, let spool {
+      do {
+        message.spoolName = try spool.add(message.payload)
+        if message.spoolName == nil {
+          logger.warning(
+            "MQTT: \(spool.capacity) reports already wait on disk; this one waits in memory only")
+        }
+        spoolFailing = false
+      } catch {
+        if !spoolFailing {
+          logger.error(
+            "MQTT: cannot queue a report in \(spool.directory.path): \(error); it waits in memory only"
+          )
+        }
+        spoolFailing = true
+      }
+    }
     outbox.append(message)
     flush()
   }
@@ -131,8 +182,9 @@ final class MQTTPublisher {
   }
 
   func acknowledged(_ mid: Int32) {
-    guard let isLift = unacknowledged.removeValue(forKey: mid) else { return }
-    if isLift { counts.liftsAcknowledged += 1 }
+    guard let message = unacknowledged.removeValue(forKey: mid) else { return }
+    if message.isLift { counts.liftsAcknowledged += 1 }
+    if let name = message.spoolName { spool?.remove(name) }
     flush()
   }
 
@@ -151,10 +203,13 @@ final class MQTTPublisher {
   /// reconnection delay; says what was left unsent.
   func stop() {
     let unsentLifts = outbox.messages.filter(\.isLift).count
-    let unacknowledgedLifts = unacknowledged.values.filter { $0 }.count
+    let unacknowledgedLifts = unacknowledged.values.filter(\.isLift).count
     if unsentLifts + unacknowledgedLifts > 0 {
+      let whereKept =
+        spool.map { "they wait in \($0.directory.path) for the next start" }
+        ?? "their files are in the report directory"
       logger.warning(
-        "MQTT: stopping with \(unsentLifts + unacknowledgedLifts) lift reports the broker has not acknowledged; their files are in the report directory"
+        "MQTT: stopping with \(unsentLifts + unacknowledgedLifts) lift reports the broker has not acknowledged; \(whereKept)"
       )
     }
     client?.stop(force: link != .connected)
@@ -182,7 +237,7 @@ final class MQTTPublisher {
       case .success(let mid):
         _ = outbox.removeFirst()
         counts.sent += 1
-        if message.qos > 0 { unacknowledged[mid] = message.isLift }
+        if message.qos > 0 { unacknowledged[mid] = message }
       case .failure(let error) where error.isNoConnection:
         // The link broke before its callback reached this thread; the
         // message waits for the next connection.
