@@ -43,6 +43,9 @@ let package = Package(
     .systemLibrary(
       name: "CSystemd", pkgConfig: "libsystemd",
       providers: [.apt(["libsystemd-dev"])]),
+    .systemLibrary(
+      name: "CMosquitto", pkgConfig: "libmosquitto",
+      providers: [.apt(["libmosquitto-dev"])]),
 
     // BLE: ATT/GATT client and HCI LE scanning over libbluetooth.
     .target(name: "BlueZ", dependencies: ["CBluetooth"]),
@@ -51,7 +54,7 @@ let package = Package(
     .target(
       name: "LiftBuddyDaemon",
       dependencies: [
-        "LiftBuddyCore", "BlueZ", "CUdev", "CSystemd",
+        "LiftBuddyCore", "BlueZ", "CUdev", "CSystemd", "CMosquitto",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Debian package a user installs on a Raspberry Pi (or any Debian
 # 12 machine): liftbuddyd and liftbuddy with the Swift standard library linked
-# statically (the target needs no Swift toolchain, only libbluetooth, libudev
-# and libsystemd from Debian), the systemd unit, the udev rule, the example
+# statically (the target needs no Swift toolchain, only libbluetooth, libudev,
+# libsystemd and libmosquitto from Debian), the systemd unit, the udev rule, the example
 # config and the docs. The maintainer scripts (scripts/deb/) create the
 # `liftbuddy` group for socket clients and reload udev and systemd.
 #
@@ -62,7 +62,7 @@ Version: $version
 Architecture: $arch
 Maintainer: LiftBuddy developers <liftbuddy@localhost>
 Installed-Size: $size
-Depends: libc6 (>= 2.36), libstdc++6, libgcc-s1, libbluetooth3, libudev1, libsystemd0, adduser, systemd, udev
+Depends: libc6 (>= 2.36), libstdc++6, libgcc-s1, libbluetooth3, libudev1, libsystemd0, libmosquitto1, adduser, systemd, udev
 Recommends: bluez
 Section: misc
 Priority: optional

@@ -2,7 +2,8 @@
 # Installs what LiftBuddy needs to build, run and test on Debian or
 # Raspberry Pi OS: the C libraries behind its system-library targets, the
 # tools its tests drive for real (systemd-analyze, GNU time), the firmware
-# toolchain (avr-gcc, Arduino core, simavr), Python's jsonschema for the
+# toolchain (avr-gcc, Arduino core, simavr), Mosquitto (the MQTT tests'
+# real broker and its command-line clients), Python's jsonschema for the
 # report schema check, headless Chromium for the web view's tests, and qemu
 # and debootstrap for the Debian guest of scripts/vm-test.sh. Swift itself
 # (6.0 or newer) must already be on PATH:
@@ -11,6 +12,7 @@ set -euo pipefail
 
 packages=(
   pkg-config libbluetooth-dev libudev-dev libsystemd-dev   # CBluetooth, CUdev, CSystemd
+  libmosquitto-dev mosquitto mosquitto-clients              # CMosquitto; the MQTT tests' broker
   systemd time python3 python3-jsonschema                   # tests and benchmarks
   gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libelf-dev make g++  # Firmware/
   chromium fonts-dejavu-core                                 # the web view's browser tests

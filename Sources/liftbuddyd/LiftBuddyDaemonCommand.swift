@@ -98,6 +98,24 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
   var http: String?
 
   @Option(
+    help: ArgumentHelp(
+      "Publish every rep, set, report and status to this MQTT broker, e.g. broker.local or 192.168.1.10:1883 (default: off; port 1883; see docs/mqtt.md).",
+      valueName: "host[:port]"))
+  var mqtt: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "This rack's name in the MQTT topics, <prefix>/<rack>/… (default: the host name).",
+      valueName: "name"))
+  var rack: String?
+
+  @Option(
+    name: .customLong("mqtt-prefix"),
+    help: ArgumentHelp(
+      "First level(s) of the MQTT topics (default liftbuddy).", valueName: "prefix"))
+  var mqttPrefix: String?
+
+  @Option(
     name: .customLong("log-level"),
     help: ArgumentHelp(
       "trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
@@ -121,6 +139,9 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
     add("socket_group", socketGroup)
     add("log_level", logLevel)
     add("http", http)
+    add("mqtt", mqtt)
+    add("rack", rack)
+    add("mqtt_prefix", mqttPrefix)
     return flags
   }
 

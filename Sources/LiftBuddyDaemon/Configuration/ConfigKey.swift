@@ -19,6 +19,8 @@ public struct ConfigKey: Sendable, Equatable {
     .init("min_rom_cm", flag: nil), .init("nominal_rate_hz", flag: nil),
     // The web view (docs/web.md).
     .init("http"), .init("http_pairing_code", flag: nil), .init("http_root", flag: nil),
+    // The gym's MQTT broker (docs/mqtt.md).
+    .init("mqtt"), .init("rack"), .init("mqtt_prefix"),
   ]
 
   init(_ name: String, reloadable: Bool = false) {

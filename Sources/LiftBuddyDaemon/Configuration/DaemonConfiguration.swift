@@ -32,6 +32,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
   public var httpPairingCode: PairingCode?
   /// The page's files; nil: beside the executable, else /usr/local/share/liftbuddy/web.
   public var httpRoot: String?
+  /// The gym's MQTT broker (docs/mqtt.md): off unless given.
+  public var mqtt: MQTTBroker?
+  /// This rack's name in the topics; nil: the host name.
+  public var rack: String?
+  public var mqttPrefix = "liftbuddy"
 
   public init() {}
 
@@ -137,6 +142,30 @@ public struct DaemonConfiguration: Sendable, Equatable {
       }
       httpPairingCode = code
     case "http_root": httpRoot = try Self.path(text)
+    case "mqtt":
+      if Self.isUnknown(text) || text.lowercased() == "off" {
+        mqtt = nil
+      } else {
+        guard let broker = MQTTBroker(parsing: text) else {
+          throw .init(
+            "expected HOST or HOST:PORT such as broker.local, 192.168.1.10:1883 or [fd00::1]:1883, got '\(text)'"
+          )
+        }
+        mqtt = broker
+      }
+    case "rack":
+      guard MQTTTopics.isValidRack(text) else {
+        throw .init(
+          "expected 1 to 64 letters, digits, '-', '_' or '.' (one MQTT topic level), got '\(text)'")
+      }
+      rack = text
+    case "mqtt_prefix":
+      guard MQTTTopics.isValidPrefix(text) else {
+        throw .init(
+          "expected topic levels of letters, digits, '-', '_' or '.' separated by '/', such as liftbuddy or gym-1/liftbuddy, got '\(text)'"
+        )
+      }
+      mqttPrefix = text
     default:
       throw .init("unknown key; known keys are \(Self.keys.joined(separator: ", "))")
     }

@@ -32,11 +32,12 @@ public struct DaemonRunner {
   /// The sinks every event goes to, in this order; the socket server is
   /// added once it listens. A new sink (see `EventSink`) is added here.
   static func sinks(
-    writer: ReportFileWriter, notifier: SystemdNotifier, logger: Logger, statusSuffix: String = ""
+    writer: ReportFileWriter, notifier: SystemdNotifier, logger: Logger, statusSuffix: String = "",
+    mqtt: MQTTSink? = nil
   ) -> [any EventSink] {
     [
       LogSink(logger: logger), writer, SystemdStatusSink(notifier: notifier, suffix: statusSuffix),
-    ]
+    ] + (mqtt.map { [$0] } ?? [])
   }
 
   /// Runs the daemon; returns its exit status.
@@ -96,11 +97,21 @@ public struct DaemonRunner {
         return Self.exitConfigurationError
       }
     }
+    // Connects on its own thread; a broker that is away is a log line, not a failed start.
+    let mqtt = configuration.mqtt.map { broker in
+      MQTTSink(
+        configuration: MQTTConfiguration(
+          broker: broker,
+          topics: MQTTTopics(
+            prefix: configuration.mqttPrefix, rack: configuration.rack ?? MQTTTopics.defaultRack()),
+          source: source.name, spoolDirectory: outputDir),
+        logger: logger)
+    }
     let pipeline = Pipeline(
       source: source, configuration: configuration.analyzer, exercise: exercise, loadKg: loadKg,
       sinks: Self.sinks(
         writer: writer, notifier: notifier, logger: logger,
-        statusSuffix: pairingCode.map { "; web pairing code \($0)" } ?? ""),
+        statusSuffix: pairingCode.map { "; web pairing code \($0)" } ?? "", mqtt: mqtt),
       options: .init(
         sampleRateHz: isMaxSpeed ? nil : configuration.sampleRateHz,
         tick: isMaxSpeed ? nil : .milliseconds(500), recorder: recorder, reportWriter: writer),
@@ -183,6 +194,7 @@ public struct DaemonRunner {
     notifier.stopping(status: "stopping")
     await recorder?.close()
     await writer.close()
+    await mqtt?.close()
     await server.shutdown(finalStatus: await pipeline.currentStatus())
     await web?.shutdown()
     try? await eventLoopGroup.shutdownGracefully()

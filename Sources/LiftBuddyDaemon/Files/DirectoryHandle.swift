@@ -75,13 +75,23 @@ public final class DirectoryHandle: Sendable {
   /// alone. Returns the names removed.
   @discardableResult
   public func removeStale(where isOurs: (String) -> Bool) -> [String] {
+    regularFiles(where: isOurs).filter { unlinkat(descriptor.rawValue, $0, 0) == 0 }
+  }
+
+  /// The names `isOurs` accepts of the regular files in the directory that
+  /// this process's user owns, sorted; symlinks, directories and other
+  /// users' files are left out.
+  public func regularFiles(where isOurs: (String) -> Bool) -> [String] {
     let copy = dup(descriptor.rawValue)
     guard copy >= 0, let stream = fdopendir(copy) else {
       if copy >= 0 { close(copy) }
       return []
     }
     defer { closedir(stream) }
-    var removed: [String] = []
+    // The copy shares the descriptor's offset, which an earlier listing
+    // left at the end.
+    rewinddir(stream)
+    var names: [String] = []
     let uid = geteuid()
     while let entry = readdir(stream) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
@@ -92,9 +102,29 @@ public final class DirectoryHandle: Sendable {
       guard fstatat(descriptor.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0,
         info.st_mode & S_IFMT == S_IFREG, info.st_uid == uid
       else { continue }
-      if unlinkat(descriptor.rawValue, name, 0) == 0 { removed.append(name) }
+      names.append(name)
     }
-    return removed.sorted()
+    return names.sorted()
+  }
+
+  /// The bytes of a file in the directory, never through a symlink; a file
+  /// longer than `limit` bytes is an error (`fileTooLarge`).
+  public func read(_ name: String, limit: Int) throws(Errno) -> [UInt8] {
+    let fd = openat(descriptor.rawValue, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw Errno(rawValue: errno) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw Errno(rawValue: errno)
+      }
+      if n == 0 { return bytes }
+      bytes += chunk[0..<n]
+      if bytes.count > limit { throw Errno.fileTooLarge }
+    }
   }
 
   /// 16 lowercase hex digits from the system's random source.

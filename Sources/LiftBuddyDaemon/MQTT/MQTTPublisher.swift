@@ -1,0 +1,278 @@
+import Logging
+
+/// The MQTT sink's side on its own thread: holds what waits for the broker
+/// (`MQTTOutbox`), hands it to libmosquitto in order while connected,
+/// follows the link from libmosquitto's callbacks (hopped to this thread,
+/// so that a message id is known here before its acknowledgement is), and
+/// says in the log, once per change, what the link is doing.
+///
+/// Confined to the sink's `SerialIOQueue`; what others may read is
+/// mirrored out through `publishSnapshot` after every change.
+final class MQTTPublisher {
+  enum Link: Sendable, Equatable {
+    /// No answer from the broker yet (the first attempt or a retry).
+    case connecting
+    case connected
+    /// The last attempt failed, or the link broke; libmosquitto retries.
+    case down
+  }
+
+  /// What `MQTTSink` reads from other threads.
+  struct Snapshot: Sendable, Equatable {
+    var link = Link.connecting
+    var counts = MQTTSink.Counts()
+    /// The loop thread has been stopped (or never started).
+    var stopped = false
+  }
+
+  private let configuration: MQTTConfiguration
+  private let logger: Logger
+  private let publishSnapshot: @Sendable (Snapshot) -> Void
+  /// Calls `start` again on this thread after so many seconds.
+  private let retryLater: @Sendable (Double) -> Void
+  private var firstConnectionBackoff: Backoff
+  private var stopped = false
+  private let client: MosquittoClient?
+  private var outbox: MQTTOutbox
+  private var link = Link.connecting
+  private var everConnected = false
+  /// The last problem logged, so that a retry failing the same way says nothing.
+  private var lastProblem: String?
+  /// Message ids handed to libmosquitto with QoS 1 and not yet
+  /// acknowledged, with the messages.
+  private var unacknowledged: [Int32: MQTTMessage] = [:]
+  /// Lift reports on disk until acknowledged; nil: memory only.
+  private let spool: MQTTSpool?
+  /// A failure to queue a report on disk is said once, until one succeeds.
+  private var spoolFailing = false
+  private var counts = MQTTSink.Counts()
+
+  init(
+    configuration: MQTTConfiguration, logger: Logger, callbacks: MosquittoClient.Callbacks,
+    publishSnapshot: @escaping @Sendable (Snapshot) -> Void,
+    retryLater: @escaping @Sendable (Double) -> Void
+  ) {
+    self.configuration = configuration
+    self.logger = logger
+    self.publishSnapshot = publishSnapshot
+    self.retryLater = retryLater
+    firstConnectionBackoff = Backoff(
+      initial: Double(configuration.reconnectDelay.minimum),
+      maximum: Double(configuration.reconnectDelay.maximum))
+    outbox = MQTTOutbox(capacity: configuration.maxHeld)
+    spool = configuration.spoolDirectory.flatMap { directory in
+      do {
+        return try MQTTSpool(reportDirectory: directory, capacity: configuration.maxSpooled)
+      } catch {
+        logger.error(
+          "MQTT: cannot use \(directory)/\(MQTTSpool.directoryName) to keep reports for the broker: \(error); keeping them in memory only"
+        )
+        return nil
+      }
+    }
+    if let spool {
+      let (entries, unreadable) = spool.load()
+      if !unreadable.isEmpty {
+        logger.error(
+          "MQTT: cannot read queued reports in \(spool.directory.path): \(unreadable.joined(separator: ", ")); left there"
+        )
+      }
+      if !entries.isEmpty {
+        logger.notice(
+          "MQTT: \(entries.count) lift reports from an earlier run wait for the broker in \(spool.directory.path)"
+        )
+      }
+      for entry in entries {
+        outbox.append(
+          MQTTMessage(
+            topic: configuration.topics.lift, payload: entry.payload, qos: 1, retain: false,
+            spoolName: entry.name))
+      }
+    }
+    do {
+      let client = try MosquittoClient(
+        clientID: configuration.clientID, cleanSession: false, callbacks: callbacks)
+      let will = MQTTMessage.offline(
+        topics: configuration.topics, source: configuration.source,
+        message: "the daemon left without a goodbye (stopped hard, lost power or lost the network)",
+        qos: 1)
+      try client.setWill(topic: will.topic, payload: will.payload, qos: will.qos, retain: true)
+      client.setReconnectDelay(
+        minimum: configuration.reconnectDelay.minimum,
+        maximum: configuration.reconnectDelay.maximum, exponential: true)
+      self.client = client
+    } catch {
+      logger.error(
+        "MQTT: cannot set up a client for \(configuration.broker): \(error); not publishing")
+      client = nil
+    }
+  }
+
+  /// Starts connecting; the first attempt (and the name lookup) runs here,
+  /// on the sink's thread, never the pipeline's.
+  ///
+  /// libmosquitto's thread retries a connection once one has been made,
+  /// but while no attempt has ever got as far as a TCP connection it only
+  /// waits (polling every 10 ms) for one: so until then the retries are
+  /// ours, with `Backoff`, and its thread starts with the first success.
+  func start() {
+    guard let client else {
+      link = .down
+      return markStopped()
+    }
+    guard !stopped else { return }
+    let broker = configuration.broker
+    if let error = client.connectAsync(
+      host: broker.host, port: broker.port, keepAliveS: configuration.keepAliveS)
+    {
+      problem(error.description)
+      retryLater(firstConnectionBackoff.take())
+      return
+    }
+    do {
+      try client.startLoop()
+    } catch {
+      logger.error("MQTT: cannot start libmosquitto's thread: \(error); not publishing")
+      markStopped()
+    }
+  }
+
+  func take(_ message: MQTTMessage) {
+    var message = message
+    if message.isLift, let spool {
+      do {
+        message.spoolName = try spool.add(message.payload)
+        if message.spoolName == nil {
+          logger.warning(
+            "MQTT: \(spool.capacity) reports already wait on disk; this one waits in memory only")
+        }
+        spoolFailing = false
+      } catch {
+        if !spoolFailing {
+          logger.error(
+            "MQTT: cannot queue a report in \(spool.directory.path): \(error); it waits in memory only"
+          )
+        }
+        spoolFailing = true
+      }
+    }
+    outbox.append(message)
+    flush()
+  }
+
+  // MARK: - From libmosquitto's callbacks
+
+  func connected(_ rc: Int32) {
+    guard rc == 0 else { return problem(MosquittoError.refusal(rc).description) }
+    link = .connected
+    lastProblem = nil
+    logger.notice(
+      "MQTT: connected to \(configuration.broker) as \(configuration.clientID)\(everConnected ? " again" : ""); publishing under \(configuration.topics.topic("#"))"
+    )
+    everConnected = true
+    flush()
+  }
+
+  func disconnected(_ rc: Int32, systemError: Int32) {
+    guard rc != 0 else {
+      link = .down
+      return mirror()
+    }
+    problem(MosquittoError(code: rc, systemError: systemError).description)
+  }
+
+  func acknowledged(_ mid: Int32) {
+    guard let message = unacknowledged.removeValue(forKey: mid) else { return }
+    if message.isLift { counts.liftsAcknowledged += 1 }
+    if let name = message.spoolName { spool?.remove(name) }
+    flush()
+  }
+
+  // MARK: - Stopping
+
+  /// Queues the retained `offline` status, then hands over what it can.
+  func sayGoodbye() {
+    take(
+      .offline(
+        topics: configuration.topics, source: configuration.source, message: "liftbuddyd stopped",
+        qos: 1))
+  }
+
+  /// Disconnects cleanly when connected (the broker then drops the will),
+  /// else cancels libmosquitto's thread, which may be asleep in a
+  /// reconnection delay; says what was left unsent.
+  func stop() {
+    let unsentLifts = outbox.messages.filter(\.isLift).count
+    let unacknowledgedLifts = unacknowledged.values.filter(\.isLift).count
+    if unsentLifts + unacknowledgedLifts > 0 {
+      let whereKept =
+        spool.map { "they wait in \($0.directory.path) for the next start" }
+        ?? "their files are in the report directory"
+      logger.warning(
+        "MQTT: stopping with \(unsentLifts + unacknowledgedLifts) lift reports the broker has not acknowledged; \(whereKept)"
+      )
+    }
+    client?.stop(force: link != .connected)
+    logger.info(
+      "MQTT: stopped",
+      metadata: [
+        "sent": "\(counts.sent)", "lifts_acknowledged": "\(counts.liftsAcknowledged)",
+        "dropped": "\(counts.dropped + outbox.dropped)", "unsent": "\(outbox.count)",
+      ])
+    markStopped()
+  }
+
+  // MARK: - Internals
+
+  /// Hands held messages to libmosquitto, in order, while connected and
+  /// while the reports it holds unacknowledged are under the bound.
+  private func flush() {
+    defer { mirror() }
+    guard link == .connected, let client else { return }
+    while let message = outbox.first {
+      if message.qos > 0, unacknowledged.count >= configuration.maxUnacknowledged { return }
+      switch client.publish(
+        topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain)
+      {
+      case .success(let mid):
+        _ = outbox.removeFirst()
+        counts.sent += 1
+        if message.qos > 0 { unacknowledged[mid] = message }
+      case .failure(let error) where error.isNoConnection:
+        // The link broke before its callback reached this thread; the
+        // message waits for the next connection.
+        link = .down
+        return
+      case .failure(let error):
+        _ = outbox.removeFirst()
+        counts.dropped += 1
+        logger.error("MQTT: cannot publish on \(message.topic): \(error); dropped")
+      }
+    }
+  }
+
+  private func problem(_ text: String) {
+    link = .down
+    defer { mirror() }
+    guard text != lastProblem else { return }
+    lastProblem = text
+    let delay = configuration.reconnectDelay
+    logger.warning(
+      "MQTT broker \(configuration.broker): \(text); retrying every \(delay.minimum)–\(delay.maximum) s (reports are still written to files)"
+    )
+  }
+
+  private func mirror() {
+    var counts = self.counts
+    counts.dropped += outbox.dropped
+    counts.droppedLifts = outbox.droppedLifts
+    counts.held = outbox.count
+    counts.unacknowledged = unacknowledged.count
+    publishSnapshot(Snapshot(link: link, counts: counts, stopped: stopped))
+  }
+
+  private func markStopped() {
+    stopped = true
+    mirror()
+  }
+}

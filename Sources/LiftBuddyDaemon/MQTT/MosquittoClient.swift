@@ -1,0 +1,125 @@
+import CMosquitto
+import Foundation
+
+/// One libmosquitto client handle: the C calls, and its callbacks turned
+/// into Swift closures.
+///
+/// libmosquitto's own thread (`startLoop`) does the network: it connects,
+/// writes what `publish` queued, reads acknowledgements, pings, and
+/// reconnects with backoff after a failure. `publish` only queues, so the
+/// thread that calls it never waits on the broker. The callbacks run on
+/// libmosquitto's thread.
+///
+/// Not `Sendable`: the owner confines it to one thread (`MQTTPublisher`
+/// lives on the sink's `SerialIOQueue`), and libmosquitto's thread is the
+/// only other one that touches the handle.
+final class MosquittoClient {
+  /// Called on libmosquitto's thread.
+  struct Callbacks: Sendable {
+    /// The broker's CONNACK: 0 is accepted, anything else a refusal.
+    var connected: @Sendable (Int32) -> Void
+    /// 0 after our own `disconnect`, else the reason the link broke (or a
+    /// connection attempt failed).
+    var disconnected: @Sendable (Int32) -> Void
+    /// A message left (QoS 0) or was acknowledged (QoS 1).
+    var published: @Sendable (Int32) -> Void
+  }
+
+  /// Holds the callbacks for libmosquitto's `void *` user data.
+  private final class CallbackBox: Sendable {
+    let callbacks: Callbacks
+    init(_ callbacks: Callbacks) { self.callbacks = callbacks }
+  }
+
+  private let handle: OpaquePointer
+  private let box: Unmanaged<CallbackBox>
+  private var loopRunning = false
+
+  /// `mosquitto_lib_init` must run once per process before any client.
+  private static let library: Int32 = mosquitto_lib_init()
+
+  init(clientID: String, cleanSession: Bool, callbacks: Callbacks) throws(MosquittoError) {
+    _ = Self.library
+    let box = Unmanaged.passRetained(CallbackBox(callbacks))
+    guard let handle = mosquitto_new(clientID, cleanSession, box.toOpaque()) else {
+      let error = MosquittoError(code: Int32(MOSQ_ERR_ERRNO.rawValue))
+      box.release()
+      throw error
+    }
+    self.handle = handle
+    self.box = box
+    mosquitto_connect_callback_set(handle) { _, data, rc in
+      guard let data else { return }
+      Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.connected(rc)
+    }
+    mosquitto_disconnect_callback_set(handle) { _, data, rc in
+      guard let data else { return }
+      Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.disconnected(rc)
+    }
+    mosquitto_publish_callback_set(handle) { _, data, mid in
+      guard let data else { return }
+      Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.published(mid)
+    }
+    // A rep is a few hundred bytes the coach wants now, not after Nagle's wait.
+    _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
+  }
+
+  deinit {
+    if loopRunning { _ = mosquitto_loop_stop(handle, true) }
+    mosquitto_destroy(handle)
+    box.release()
+  }
+
+  /// The message the broker publishes for us if we vanish without a DISCONNECT.
+  func setWill(topic: String, payload: [UInt8], qos: Int32, retain: Bool) throws(MosquittoError) {
+    let rc = payload.withUnsafeBytes {
+      mosquitto_will_set(handle, topic, Int32($0.count), $0.baseAddress, qos, retain)
+    }
+    try check(rc)
+  }
+
+  /// Reconnection delays, in seconds: with `exponential`, libmosquitto
+  /// waits minimum × (n + 1)² after the n-th failure, up to `maximum`.
+  func setReconnectDelay(minimum: UInt32, maximum: UInt32, exponential: Bool) {
+    _ = mosquitto_reconnect_delay_set(handle, minimum, maximum, exponential)
+  }
+
+  /// Starts connecting (the name is resolved here, on the calling thread);
+  /// the loop thread carries on, and retries, from there. An error is the
+  /// first attempt's: the loop thread still retries after it.
+  func connectAsync(host: String, port: Int, keepAliveS: Int32) -> MosquittoError? {
+    let rc = mosquitto_connect_async(handle, host, Int32(port), keepAliveS)
+    return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : MosquittoError(code: rc)
+  }
+
+  func startLoop() throws(MosquittoError) {
+    try check(mosquitto_loop_start(handle))
+    loopRunning = true
+  }
+
+  /// Queues a message; returns its message id (for the `published` callback).
+  func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool) -> Result<
+    Int32, MosquittoError
+  > {
+    var mid: Int32 = 0
+    let rc = payload.withUnsafeBytes {
+      mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain)
+    }
+    return rc == MOSQ_ERR_SUCCESS.rawValue ? .success(mid) : .failure(MosquittoError(code: rc))
+  }
+
+  /// Sends DISCONNECT (so the broker drops the will) and stops the loop
+  /// thread once it has written what was queued. `force` cancels the thread
+  /// instead, for when it may be asleep in a reconnection delay.
+  func stop(force: Bool) {
+    if !force { _ = mosquitto_disconnect(handle) }
+    if loopRunning {
+      _ = mosquitto_loop_stop(handle, force)
+      loopRunning = false
+    }
+  }
+
+  private func check(_ rc: Int32) throws(MosquittoError) {
+    if rc != MOSQ_ERR_SUCCESS.rawValue { throw MosquittoError(code: rc) }
+  }
+}

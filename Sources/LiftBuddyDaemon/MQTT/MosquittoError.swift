@@ -1,0 +1,46 @@
+import CMosquitto
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A libmosquitto result other than success, told in words a gym's admin
+/// can act on: the system error behind `MOSQ_ERR_ERRNO` (captured at once,
+/// before anything else can change `errno`), the broker's refusal reason.
+public struct MosquittoError: Error, Sendable, Equatable, CustomStringConvertible {
+  public let code: Int32
+  /// `errno` when `code` is `MOSQ_ERR_ERRNO`; the CONNACK code for a refusal.
+  public let systemError: Int32
+
+  /// Reads `errno` now, so call it straight after the failing call.
+  init(code: Int32) {
+    self.code = code
+    systemError = code == Int32(MOSQ_ERR_ERRNO.rawValue) ? errno : 0
+  }
+
+  /// A CONNACK refusal (the `rc` of the connect callback) as an error.
+  static func refusal(_ rc: Int32) -> MosquittoError {
+    MosquittoError(code: Int32(MOSQ_ERR_CONN_REFUSED.rawValue), systemError: rc)
+  }
+
+  /// With an `errno` read earlier, on the thread that saw the failure.
+  init(code: Int32, systemError: Int32) {
+    self.code = code
+    self.systemError = systemError
+  }
+
+  public var isNoConnection: Bool { code == Int32(MOSQ_ERR_NO_CONN.rawValue) }
+
+  public var description: String {
+    switch code {
+    case Int32(MOSQ_ERR_ERRNO.rawValue): String(cString: strerror(systemError))
+    case Int32(MOSQ_ERR_EAI.rawValue): "the host name does not resolve"
+    case Int32(MOSQ_ERR_CONN_REFUSED.rawValue):
+      "the broker refused the connection: \(String(cString: mosquitto_connack_string(systemError)))"
+    case Int32(MOSQ_ERR_KEEPALIVE.rawValue): "the broker stopped answering"
+    case Int32(MOSQ_ERR_CONN_LOST.rawValue): "the connection was lost"
+    case Int32(MOSQ_ERR_PROTOCOL.rawValue): "the other end does not speak MQTT"
+    default: String(cString: mosquitto_strerror(code))
+    }
+  }
+}

@@ -1,0 +1,332 @@
+import Foundation
+import LiftBuddyCore
+import Logging
+import Testing
+
+@testable import LiftBuddyDaemon
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// liftbuddyd, the built binary, publishing to a real Mosquitto broker the
+/// test starts on a loopback port of its own, watched by `mosquitto_sub`.
+@Suite(
+  .serialized,
+  .enabled(if: MQTTTestBroker.isAvailable, "mosquitto is not installed (scripts/setup.sh)"))
+struct MQTTTests {
+  static let stream = Binaries.packageRoot.appendingPathComponent(
+    "SampleStreams/squat-serial-typical.lbs"
+  ).path
+
+  /// Every rep and the set's report arrive, in the analyzer's order, the
+  /// report byte for byte its file; the retained status says the rack
+  /// went offline when the daemon stopped.
+  @Test func replayPublishesEveryRepAndTheReportAsItsFile() async throws {
+    let dir = ScratchDirectory()
+    let broker = try await MQTTTestBroker(in: dir)
+    let subscriber = try MQTTTestSubscriber(in: dir, port: broker.port)
+    try await subscriber.waitUntilSubscribed()
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(Self.stream)", "--speed", "max", "--output-dir", dir.file("lifts"),
+        "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)", "--rack", "r1",
+      ], in: dir, name: "liftbuddyd")
+    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    let offline = await waitUntil(timeout: 20) {
+      subscriber.messages(on: "liftbuddy/r1/status").last?.json?["state"] as? String == "offline"
+    }
+    #expect(offline, "\(subscriber.messages.map(\.text))")
+
+    let file = try #require(jsonFiles(in: dir.file("lifts")).first)
+    let fileBytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+    let lifts = subscriber.messages(on: "liftbuddy/r1/lift")
+    #expect(lifts.count == 1)
+    #expect(lifts.first?.payload == fileBytes)
+
+    let repCount = try #require(repCount(try reportObject(file)))
+    let reps = subscriber.messages(on: "liftbuddy/r1/rep").compactMap(\.json)
+    #expect(reps.count == repCount)
+    #expect(
+      reps.compactMap { ($0["rep"] as? [String: Any])?["index"] as? Int } == Array(1...repCount))
+    #expect(reps.allSatisfy { $0["class"] as? String == "rep" && $0["set"] as? Int == 1 })
+    // One ordered stream: the set, its reps, then its report.
+    let order = subscriber.messages.map(\.topic).filter { !$0.hasSuffix("/status") }
+    #expect(order.first == "liftbuddy/r1/set")
+    #expect(order.last == "liftbuddy/r1/lift")
+    #expect(subscriber.messages.first?.json?["state"] as? String == "starting")
+    #expect(daemon.stderr.contains("MQTT: connected to 127.0.0.1:\(broker.port) as liftbuddyd-r1"))
+
+    // A coach who subscribes later gets the retained status at once.
+    let late = try MQTTTestSubscriber(
+      in: dir, port: broker.port, filter: "liftbuddy/+/status", name: "late")
+    let retained = await waitUntil(timeout: 20) { !late.messages.isEmpty }
+    #expect(retained)
+    let status = try #require(late.messages.first)
+    #expect(status.retained && status.topic == "liftbuddy/r1/status")
+    #expect(status.json?["state"] as? String == "offline")
+    #expect(status.json?["message"] as? String == "liftbuddyd stopped")
+    await late.stop()
+    await subscriber.stop()
+    await broker.stop()
+  }
+
+  /// A daemon that vanishes without a DISCONNECT leaves its last will: the
+  /// retained status says it is offline, and why that may be.
+  @Test func killedDaemonLeavesItsLastWill() async throws {
+    let dir = ScratchDirectory()
+    let broker = try await MQTTTestBroker(in: dir)
+    var stream = SquatStream()
+    stream.still(120)
+    try stream.write(to: dir.file("still.lbs"))
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("still.lbs"))", "--output-dir", dir.file("lifts"),
+        "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)", "--rack", "r2",
+      ], in: dir, name: "liftbuddyd")
+    let connected = await daemon.waitFor(timeout: 20) { daemon.stderr.contains("MQTT: connected") }
+    #expect(connected, "\(daemon.stderr)")
+    daemon.signal(SIGKILL)
+    _ = await daemon.wait(timeout: 10)
+    let subscriber = try MQTTTestSubscriber(
+      in: dir, port: broker.port, filter: "liftbuddy/r2/status")
+    let offline = await waitUntil(timeout: 20) {
+      subscriber.messages.last?.json?["state"] as? String == "offline"
+    }
+    #expect(offline, "\(subscriber.messages.map(\.text))")
+    let will = try #require(subscriber.messages.last)
+    #expect(will.retained)
+    #expect((will.json?["message"] as? String)?.contains("without a goodbye") == true)
+    #expect(will.json?["source"] as? String == "replay:still.lbs")
+    await subscriber.stop()
+    await broker.stop()
+  }
+
+  /// No broker at the address: the daemon analyses and writes its report as
+  /// ever, says once what is wrong, and exits 0 when the replay ends.
+  @Test func brokerThatIsNotRunningIsOneLogLineAndTheReportIsStillWritten() async throws {
+    let dir = ScratchDirectory()
+    let port = freeLoopbackPort()
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(Self.stream)", "--speed", "max", "--output-dir", dir.file("lifts"),
+        "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(port)", "--rack", "r3",
+      ], in: dir, name: "liftbuddyd")
+    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    #expect(jsonFiles(in: dir.file("lifts")).count == 1)
+    let log = daemon.stderr
+    let problem = "MQTT broker 127.0.0.1:\(port): Connection refused; retrying"
+    #expect(log.components(separatedBy: problem).count == 2, "\(log)")
+    #expect(log.contains("MQTT: stopping with 1 lift reports the broker has not acknowledged"))
+  }
+
+  /// A report the broker never acknowledged waits on disk, and a daemon
+  /// started later (here with nothing to analyse) sends it when the broker
+  /// is there, byte for byte its file, then removes it from the queue.
+  @Test func reportQueuedOnDiskIsSentByTheNextRun() async throws {
+    let dir = ScratchDirectory()
+    let port = freeLoopbackPort()
+    let lifts = dir.file("lifts")
+    let first = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(Self.stream)", "--speed", "max", "--output-dir", lifts,
+        "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(port)", "--rack", "r5",
+      ], in: dir, name: "first")
+    #expect(await first.wait(timeout: 30) == 0, "\(first.stderr)")
+    let queue = lifts + "/mqtt-queue"
+    #expect(jsonFiles(in: queue).count == 1, "\(first.stderr)")
+    #expect(first.stderr.contains("they wait in \(queue) for the next start"), "\(first.stderr)")
+
+    let broker = try await MQTTTestBroker(in: dir, port: port)
+    let subscriber = try MQTTTestSubscriber(in: dir, port: port)
+    try await subscriber.waitUntilSubscribed()
+    var stream = SquatStream()
+    stream.still(2)
+    try stream.write(to: dir.file("still.lbs"))
+    let second = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("still.lbs"))", "--speed", "max", "--output-dir", lifts,
+        "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(port)", "--rack", "r5",
+      ], in: dir, name: "second")
+    #expect(await second.wait(timeout: 30) == 0, "\(second.stderr)")
+    #expect(second.stderr.contains("1 lift reports from an earlier run wait for the broker"))
+    let report = try #require(jsonFiles(in: lifts).first)
+    let sent = await waitUntil(timeout: 20) {
+      !subscriber.messages(on: "liftbuddy/r5/lift").isEmpty
+    }
+    #expect(sent)
+    #expect(
+      subscriber.messages(on: "liftbuddy/r5/lift").map(\.payload)
+        == [Array(try Data(contentsOf: URL(fileURLWithPath: report)))])
+    #expect(jsonFiles(in: queue).isEmpty, "\(second.stderr)")
+    await subscriber.stop()
+    await broker.stop()
+  }
+
+  /// A broker named by a host name that does not resolve: said in the log
+  /// while the daemon goes on.
+  @Test func brokerNameThatDoesNotResolveIsLoggedWhileTheDaemonGoesOn() async throws {
+    let dir = ScratchDirectory()
+    var stream = SquatStream()
+    stream.still(1)
+    stream.reps(3)
+    stream.still(8)
+    try stream.write(to: dir.file("set.lbs"))
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("set.lbs"))", "--speed", "4", "--output-dir",
+        dir.file("lifts"), "--socket", dir.file("d.sock"), "--mqtt", "no-such-broker.invalid",
+      ], in: dir, name: "liftbuddyd")
+    let said = await daemon.waitFor(timeout: 20) {
+      daemon.stderr.contains(
+        "MQTT broker no-such-broker.invalid:1883: the host name does not resolve")
+    }
+    #expect(said, "\(daemon.stderr)")
+    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    #expect(jsonFiles(in: dir.file("lifts")).count == 1)
+  }
+}
+
+extension MQTTTests {
+  /// The events `liftbuddyd --speed max` would publish for the sample stream.
+  static func sampleEvents() throws -> [AnalyzerEvent] {
+    var analysis = RecordedStreamAnalysis(sourceName: "replay:squat-serial-typical.lbs")
+    var events: [AnalyzerEvent] = []
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: stream))
+    bytes.withUnsafeBytes { analysis.append($0, into: &events) }
+    analysis.finish(into: &events)
+    return events
+  }
+
+  /// The broker killed mid-set and started again: what the sink publishes
+  /// meanwhile waits, and reaches a subscriber of the new broker in order
+  /// when libmosquitto's thread has reconnected; the report is acknowledged.
+  @Test func brokerKilledMidSetAndRestartedGetsTheRestInOrder() async throws {
+    let dir = ScratchDirectory()
+    let broker = try await MQTTTestBroker(in: dir)
+    let first = try MQTTTestSubscriber(in: dir, port: broker.port, name: "first")
+    try await first.waitUntilSubscribed()
+    var configuration = MQTTConfiguration(
+      broker: MQTTBroker(host: "127.0.0.1", port: broker.port),
+      topics: MQTTTopics(prefix: "liftbuddy", rack: "r4"), source: "replay:test")
+    // Room for the test's new subscriber to be in place before the reconnection.
+    configuration.reconnectDelay = (3, 3)
+    let sink = MQTTSink(configuration: configuration, logger: Logger(label: "mqtt-test"))
+    #expect(await waitUntil(timeout: 20) { sink.isConnected })
+
+    let events = try Self.sampleEvents()
+    let split = try #require(
+      events.indices.filter { if case .rep = events[$0] { true } else { false } }.dropFirst().first)
+    for event in events[...split] { sink.publish(.analyzer(event)) }
+    #expect(await waitUntil(timeout: 20) { first.messages(on: "liftbuddy/r4/rep").count == 2 })
+
+    await broker.stop()
+    #expect(await waitUntil(timeout: 20) { !sink.isConnected })
+    let rest = events[(split + 1)...].compactMap {
+      MQTTMessage.make(for: .analyzer($0), topics: configuration.topics)
+    }
+    for event in events[(split + 1)...] { sink.publish(.analyzer(event)) }
+    #expect(await waitUntil(timeout: 20) { sink.counts.held == rest.count })
+
+    let again = try await MQTTTestBroker(in: dir, port: broker.port)
+    let second = try MQTTTestSubscriber(in: dir, port: broker.port, name: "second")
+    try await second.waitUntilSubscribed()
+    #expect(await waitUntil(timeout: 30) { sink.counts.liftsAcknowledged == 1 })
+    #expect(await waitUntil(timeout: 20) { second.messages.count == rest.count })
+    #expect(second.messages.map(\.topic) == rest.map(\.topic))
+    #expect(second.messages.map(\.payload) == rest.map(\.payload))
+    guard case .lift(let report) = try #require(events.last) else {
+      Issue.record("the stream's last event is not its report")
+      return
+    }
+    #expect(second.messages.last?.payload == ReportFileWriter.fileContents(report))
+    #expect(sink.counts.dropped == 0 && sink.counts.held == 0)
+    await sink.close()
+    await first.stop()
+    await second.stop()
+    await again.stop()
+  }
+}
+
+/// The settings' forms, and the held queue's bounds.
+@Suite struct MQTTSettingsTests {
+  @Test func brokerAddresses() {
+    #expect(MQTTBroker(parsing: "broker.local") == MQTTBroker(host: "broker.local", port: 1883))
+    #expect(
+      MQTTBroker(parsing: "192.168.1.10:1884") == MQTTBroker(host: "192.168.1.10", port: 1884))
+    #expect(MQTTBroker(parsing: "[fd00::1]:8883") == MQTTBroker(host: "fd00::1", port: 8883))
+    #expect(MQTTBroker(parsing: "[fd00::1]") == MQTTBroker(host: "fd00::1", port: 1883))
+    #expect(MQTTBroker(parsing: "[fd00::1]:8883")?.description == "[fd00::1]:8883")
+    for bad in [
+      "", ":1883", "host:0", "host:65536", "host:x", "fd00::1", "a b", "host/x", "[zz]:1",
+    ] {
+      #expect(MQTTBroker(parsing: bad) == nil, "\(bad)")
+    }
+  }
+
+  @Test func rackAndPrefixAreTopicLevelsWithoutWildcards() {
+    #expect(MQTTTopics.isValidRack("rack-3"))
+    #expect(MQTTTopics.isValidRack("pi.gym_1"))
+    for bad in ["", "a/b", "+", "#", "$SYS", "a b", String(repeating: "r", count: 65)] {
+      #expect(!MQTTTopics.isValidRack(bad), "\(bad)")
+    }
+    #expect(MQTTTopics.isValidPrefix("liftbuddy"))
+    #expect(MQTTTopics.isValidPrefix("gym-1/liftbuddy"))
+    for bad in ["", "/liftbuddy", "liftbuddy/", "a//b", "a/+/b", "a/#"] {
+      #expect(!MQTTTopics.isValidPrefix(bad), "\(bad)")
+    }
+    #expect(MQTTTopics.isValidRack(MQTTTopics.defaultRack()))
+    let topics = MQTTTopics(prefix: "gym", rack: "r1")
+    #expect(
+      [
+        topics.set, topics.rep, topics.repProvisional, topics.repWithdrawn, topics.lift,
+        topics.status,
+      ]
+        == [
+          "gym/r1/set", "gym/r1/rep", "gym/r1/rep_provisional", "gym/r1/rep_withdrawn",
+          "gym/r1/lift", "gym/r1/status",
+        ])
+  }
+
+  @Test func configKeysAndFlags() throws {
+    var c = DaemonConfiguration()
+    try c.set("mqtt", to: "broker.local:1884")
+    try c.set("rack", to: "rack-2")
+    try c.set("mqtt_prefix", to: "gym/liftbuddy")
+    #expect(c.mqtt == MQTTBroker(host: "broker.local", port: 1884))
+    #expect(c.rack == "rack-2" && c.mqttPrefix == "gym/liftbuddy")
+    try c.set("mqtt", to: "off")
+    #expect(c.mqtt == nil)
+    let error = #expect(throws: ConfigurationError.self) {
+      try c.set("rack", to: "a/b", origin: "--rack")
+    }
+    #expect(error?.key == "rack")
+    #expect(ConfigKey.flag(for: "mqtt_prefix") == "--mqtt-prefix")
+  }
+
+  /// When full, the held queue drops its oldest rep or status and keeps
+  /// the reports; a report goes only when nothing else is left.
+  @Test func heldQueueDropsOldestRepsBeforeReports() {
+    func message(_ topic: String, lift: Bool = false) -> MQTTMessage {
+      MQTTMessage(topic: topic, payload: Array(topic.utf8), qos: lift ? 1 : 0, retain: false)
+    }
+    var outbox = MQTTOutbox(capacity: 3)
+    outbox.append(message("rep1"))
+    outbox.append(message("lift1", lift: true))
+    outbox.append(message("rep2"))
+    outbox.append(message("rep3"))
+    #expect(outbox.messages.map(\.topic) == ["lift1", "rep2", "rep3"])
+    outbox.append(message("lift2", lift: true))
+    outbox.append(message("lift3", lift: true))
+    #expect(outbox.messages.map(\.topic) == ["lift1", "lift2", "lift3"])
+    outbox.append(message("rep4"))
+    #expect(outbox.messages.map(\.topic) == ["lift2", "lift3", "rep4"])
+    #expect(outbox.dropped == 4 && outbox.droppedLifts == 1)
+  }
+}
