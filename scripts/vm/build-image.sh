@@ -20,7 +20,7 @@ suite=bookworm
 bumble_version=0.0.236
 packages=(
   linux-image-amd64 systemd systemd-sysv udev dbus kmod procps
-  bluez bluez-test-tools libbluetooth3 libudev1 libsystemd0 python3
+  bluez bluez-test-tools libbluetooth3 libudev1 libsystemd0 libmosquitto1 python3
 )
 
 # The Debian mirror this machine's apt already uses (deb822 or one-line form).
