@@ -55,21 +55,23 @@ enum TurnaroundFit {
     return best?.fit
   }
 
-  /// Least squares for (c, a₁, a₂) at a fixed τ: a 3×3 normal system.
+  /// Least squares for (c, a₁, a₂) at a fixed τ: a 3×3 normal system. It
+  /// runs for every reading at every grid step, so nothing in it touches
+  /// the heap (inline arrays; `m` is row-major).
   private static func solve(_ points: ArraySlice<TimedHeight>, tau: Double) -> (Fit, Double)? {
     // Basis: 1, ½·min(0, t−τ)², ½·max(0, t−τ)².
-    var m = [[Double]](repeating: [0, 0, 0], count: 3)
-    var v = [0.0, 0.0, 0.0]
+    var m = InlineArray<9, Double>(repeating: 0)
+    var v = InlineArray<3, Double>(repeating: 0)
     for p in points {
       let d = p.t - tau
-      let b = [1.0, d < 0 ? 0.5 * d * d : 0, d > 0 ? 0.5 * d * d : 0]
+      let b: InlineArray<3, Double> = [1.0, d < 0 ? 0.5 * d * d : 0, d > 0 ? 0.5 * d * d : 0]
       for i in 0..<3 {
         v[i] += b[i] * p.cm
-        for j in 0..<3 { m[i][j] += b[i] * b[j] }
+        for j in 0..<3 { m[3 * i + j] += b[i] * b[j] }
       }
     }
     // Both sides need readings, or that side's curvature is free.
-    guard m[1][1] > 1e-9, m[2][2] > 1e-9, let x = solve3(m, v) else { return nil }
+    guard m[4] > 1e-9, m[8] > 1e-9, let x = solve3(m, v) else { return nil }
     var sse = 0.0
     for p in points {
       let d = p.t - tau
@@ -80,26 +82,36 @@ enum TurnaroundFit {
   }
 
   /// Gaussian elimination with partial pivoting.
-  private static func solve3(_ a: [[Double]], _ b: [Double]) -> [Double]? {
+  private static func solve3(_ a: InlineArray<9, Double>, _ b: InlineArray<3, Double>)
+    -> InlineArray<3, Double>?
+  {
     var m = a
     var y = b
     for col in 0..<3 {
       var pivot = col
-      for r in (col + 1)..<3 where abs(m[r][col]) > abs(m[pivot][col]) { pivot = r }
-      guard abs(m[pivot][col]) > 1e-12 else { return nil }
-      m.swapAt(col, pivot)
-      y.swapAt(col, pivot)
+      for r in (col + 1)..<3 where abs(m[3 * r + col]) > abs(m[3 * pivot + col]) { pivot = r }
+      guard abs(m[3 * pivot + col]) > 1e-12 else { return nil }
+      if pivot != col {
+        for c in 0..<3 {
+          let t = m[3 * col + c]
+          m[3 * col + c] = m[3 * pivot + c]
+          m[3 * pivot + c] = t
+        }
+        let t = y[col]
+        y[col] = y[pivot]
+        y[pivot] = t
+      }
       for r in (col + 1)..<3 {
-        let f = m[r][col] / m[col][col]
-        for c in col..<3 { m[r][c] -= f * m[col][c] }
+        let f = m[3 * r + col] / m[3 * col + col]
+        for c in col..<3 { m[3 * r + c] -= f * m[3 * col + c] }
         y[r] -= f * y[col]
       }
     }
-    var x = [0.0, 0.0, 0.0]
+    var x = InlineArray<3, Double>(repeating: 0)
     for r in stride(from: 2, through: 0, by: -1) {
       var s = y[r]
-      for c in (r + 1)..<3 { s -= m[r][c] * x[c] }
-      x[r] = s / m[r][r]
+      for c in (r + 1)..<3 { s -= m[3 * r + c] * x[c] }
+      x[r] = s / m[3 * r + r]
     }
     return x
   }
