@@ -317,11 +317,17 @@ public struct Analyzer: Sendable {
       // The second rep of the set the first one started: the same top, and
       // the same bottom or a round trip from that top.
       if RepRules.belongs(ends, toSet: p.ends, cameDownFirst: cameDown) {
-        sets.confirm(into: &events)
-        count(measured, ends: ends, rise: rise, into: &events)
-        return
+        if RepRules.mayConfirmByNextRep(
+          exercise: p.exercise, stoodAtTop: p.stoodAtTop, cameDownFirst: p.cameDownFirst)
+        {
+          sets.confirm(into: &events)
+          count(measured, ends: ends, rise: rise, into: &events)
+          return
+        }
+        sets.withdraw(.oneWay, into: &events)
+      } else {
+        sets.withdraw(.outsideSet, into: &events)
       }
-      sets.withdraw(.outsideSet, into: &events)
     }
     let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown)
     // The top this descent began at is a counted rep's lockout, and the

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LiftBuddyCore
@@ -79,5 +80,27 @@ import Testing
     let v = [40.0, 40, 40] + (0..<40).map { 120 + Double($0 % 2) }
     let r = run(v)
     #expect(r.kept.suffix(30).allSatisfy { $0.cm >= 120 })
+  }
+
+  @Test func readingsBelowTheFreeFallPathGo() {
+    // As in a dirty deadlift stream at 20 Hz: the bar nearing lockout
+    // (85 cm, slowing), then readings lost and echoes off legs and plates
+    // (18, 185, 31, 5, 27 cm; some readings missing between them), then the
+    // bar at lockout again. 31 then 5 would be a bar 55 cm lower 0.25 s
+    // later and still going down: faster than it could fall.
+    let times = [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.45, 0.55, 0.65, 0.7, 0.75, 0.8, 0.85]
+    let values = [
+      68.6, 72.7, 76.8, 79.0, 82.1, 84.2, 85.5, 18.3, 185.3, 31.3, 5.2, 27.5, 86.4, 85.4, 85.7,
+    ]
+    var d = Despiker()
+    var kept: [TimedHeight] = []
+    for (t, v) in zip(times, values) { d.push(TimedHeight(t: t, cm: v)) { kept.append($0) } }
+    d.flush { kept.append($0) }
+    #expect(kept.allSatisfy { $0.cm > 60 })
+    // A bar dropped from the same lockout falls at 1 g and is kept.
+    let drop = (1...6).map { 85.5 - 0.5 * 981 * pow(Double($0) / 20, 2) }
+    let dropped = run(
+      [60.0, 64.3, 68.6, 72.7, 76.8, 79.0, 82.1, 84.2, 85.5] + drop + [41, 41, 41])
+    #expect(dropped.removed == 0)
   }
 }

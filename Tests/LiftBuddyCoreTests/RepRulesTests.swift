@@ -193,4 +193,47 @@ import Testing
     #expect(RepRules.sameEnd(100, 111.9, rangeCm: 60))
     #expect(!RepRules.sameEnd(100, 112.1, rangeCm: 60))
   }
+
+  @Test func clipHandledOnTheHooksIsNoSetAndTheSquatsAfterItCount() {
+    // The bar rests on the hooks at 146 cm; the clip is handled: dips to
+    // 120 and back within 0.3 s, 0.3 s still, to 110 and back within 0.8 s
+    // (the bar never stands between them long enough to brace), a long
+    // rest. Then an unrack, 1.2 s braced, three squats of 60 cm.
+    var phases: [Phase] = [
+      .init(duration: 0.15, deltaCm: -26), .init(duration: 0.15, deltaCm: 26),
+      .init(duration: 0.3, deltaCm: 0), .init(duration: 0.4, deltaCm: -36),
+      .init(duration: 0.4, deltaCm: 36), .init(duration: 60, deltaCm: 0),
+    ]
+    let handling = SyntheticLift(startCm: 146, leadIn: 2, phases: phases)
+    for exercise in [Exercise.squat, .benchPress] {
+      let e = events(handling, exercise)
+      #expect(e.reps.isEmpty, "\(exercise.rawValue)")
+      #expect(e.reports.isEmpty)
+    }
+    phases += [.init(duration: 0.8, deltaCm: 5), .init(duration: 1.2, deltaCm: 0)]
+    for _ in 0..<3 {
+      phases += [.init(duration: 1.2, deltaCm: -60), .init(duration: 0.3, deltaCm: 0)]
+      phases += [.init(duration: 1.0, deltaCm: 60), .init(duration: 1.0, deltaCm: 0)]
+    }
+    let e = events(SyntheticLift(startCm: 146, leadIn: 2, phases: phases), .squat)
+    #expect(e.reports.count == 1)
+    #expect(e.reports.first?.reps.count == 3)
+  }
+
+  @Test func humpsThatNeverStandAtTheTopConfirmNoDeadlift() {
+    // The bar on the floor (20 cm); the clip is swung twice, 37 and 31 cm
+    // up and straight back (no lockout is ever shown), half a second apart.
+    let phases: [Phase] = [
+      .init(duration: 0.22, deltaCm: 37), .init(duration: 0.22, deltaCm: -37),
+      .init(duration: 0.5, deltaCm: 0), .init(duration: 0.27, deltaCm: 31),
+      .init(duration: 0.27, deltaCm: -31), .init(duration: 20, deltaCm: 0),
+    ]
+    let lift = SyntheticLift(startCm: 20, leadIn: 2, phases: phases)
+    for exercise in [Exercise.deadlift, .overheadPress] {
+      let e = events(lift, exercise)
+      #expect(e.reps.isEmpty, "\(exercise.rawValue)")
+      #expect(e.reports.isEmpty)
+      #expect(e.compactMap(provisional).count == e.compactMap(withdrawn).count)
+    }
+  }
 }

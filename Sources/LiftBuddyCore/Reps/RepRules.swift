@@ -84,9 +84,15 @@ enum RepRules {
   }
 
   /// A set's first descent starts from a stand: the lifter unracked or
-  /// walked out and stood before it (a handled clip's hump does not stand).
+  /// walked out, set the feet and braced before it. Bracing is a held
+  /// breath (the Valsalva manoeuvre lifters use under a loaded bar takes
+  /// an inhalation, about a second); half of that is the least a lifter
+  /// stands. A clip in someone's hand swings from hump to hump without
+  /// standing that long.
+  static let minStandBeforeSetS = 0.5
+
   static func cameDownFromStand(_ rise: TurnFinder.Rise, cameDownFirst: Bool) -> Bool {
-    cameDownFirst && rise.previousPeakHeld
+    cameDownFirst && rise.previousPeakStoodS >= minStandBeforeSetS
   }
 
   /// Whether a first rep may be final at its top: only eccentric-first
@@ -97,6 +103,18 @@ enum RepRules {
     exercise: Exercise?, cameDownFromStand: Bool, cameDownFromCountedTop: Bool
   ) -> Bool {
     (exercise?.isEccentricFirst == true && cameDownFromStand) || cameDownFromCountedTop
+  }
+
+  /// Whether the next rep of the same band proves a provisional first rep:
+  /// only if that rep had the shape of one. A concentric-first lift is
+  /// locked out and shown still before it is lowered; a rise that turned
+  /// at its top without standing (a clip swung in a hand, a bar bounced)
+  /// was no lockout, however many like it follow. A rise that came down
+  /// first is an eccentric-first round trip already (unknown exercise).
+  static func mayConfirmByNextRep(exercise: Exercise?, stoodAtTop: Bool, cameDownFirst: Bool)
+    -> Bool
+  {
+    stoodAtTop || (cameDownFirst && exercise?.isEccentricFirst != false)
   }
 
   /// Whether a rise may be a set's first rep at all: an eccentric-first

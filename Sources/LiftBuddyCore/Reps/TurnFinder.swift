@@ -39,9 +39,10 @@ struct TurnFinder: Sendable {
     /// When the bar, coming down, first got within the hysteresis of this
     /// valley: the end of the descent, the start of any pause.
     var arrivedAtValleyT: Double
-    /// Whether the bar stood at `previousPeak` (for `stillS`) before it came
-    /// down: a lifter's top, not the brief hump of a handled clip.
-    var previousPeakHeld: Bool = false
+    /// How long the bar stayed at `previousPeak` (within the hysteresis:
+    /// a walk-out's steps wobble it by 1–2 cm) before it came down: a
+    /// lifter's top is stood at, the hump of a handled clip is not.
+    var previousPeakStoodS: Double = 0
   }
 
   enum Turn: Equatable, Sendable {
@@ -68,9 +69,14 @@ struct TurnFinder: Sendable {
   private var arrivedAtBottomT = 0.0
   private var arrivalLevelCm = 0.0
   private var peakBeforeValley: TimedHeight? = nil
-  private var peakBeforeValleyHeld = false
+  private var peakBeforeValleyStoodS = 0.0
   private var lastPeak: TimedHeight? = nil
-  private var lastPeakHeld = false
+  private var lastPeakStoodS = 0.0
+  /// The rising bar's path, to tell when it arrived at its top (the last
+  /// reading below it by the hysteresis), and when it was last there: how
+  /// long it stood at the top.
+  private var risePath = LowPoints()
+  private var nearPeakT = 0.0
   /// The top last told as held, so a hold is told once.
   private var heldTop: TimedHeight? = nil
   private var bottomHeld = false
@@ -95,7 +101,7 @@ struct TurnFinder: Sendable {
         startRising(at: p)
       } else if p.cm < highest!.cm - Self.hysteresisCm {
         lastPeak = highest
-        lastPeakHeld = true  // where the stream found the bar, standing
+        lastPeakStoodS = .infinity  // where the stream found the bar, standing
         startFalling(at: p)
       }
     case .rising:
@@ -112,6 +118,7 @@ struct TurnFinder: Sendable {
       extremum = p
     }
     let peak = extremum!
+    if p.cm >= peak.cm - Self.hysteresisCm { nearPeakT = p.t }
     if let start = plateauStart, abs(p.cm - start.cm) <= Self.hysteresisCm {
       if parked == nil, p.t - start.t >= Self.plateauS { parked = start }
     } else {
@@ -123,12 +130,12 @@ struct TurnFinder: Sendable {
         .topLeft(
           Rise(
             valley: bottom, peak: park, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT, previousPeakHeld: peakBeforeValleyHeld)))
+            arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
       emit(.bottom(park, rising: true))
       lastPeak = park
       peakBeforeValley = park
-      lastPeakHeld = true
-      peakBeforeValleyHeld = true
+      lastPeakStoodS = p.t - park.t
+      peakBeforeValleyStoodS = lastPeakStoodS
       valley = park
       arrivedAtValleyT = park.t
       lastTurnT = park.t
@@ -137,20 +144,25 @@ struct TurnFinder: Sendable {
       plateauStart = p
       extremum = p
       extremumSettledAt = p.t
+      nearPeakT = p.t
+      risePath.reset()
+      risePath.push(p)
       return
     }
     if p.cm < peak.cm - Self.hysteresisCm {
       lastPeak = peak
-      lastPeakHeld = heldTop != nil
+      let arrived = risePath.lastTime(below: peak.cm - Self.hysteresisCm) ?? bottom.t
+      lastPeakStoodS = max(0, nearPeakT - arrived)
       lastTurnT = peak.t
       emit(
         .topLeft(
           Rise(
             valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT, previousPeakHeld: peakBeforeValleyHeld)))
+            arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
       startFalling(at: p)
       return
     }
+    risePath.push(p)
     if p.t - extremumSettledAt >= Self.stillS,
       heldTop == nil || peak.cm > heldTop!.cm + Self.stillToleranceCm
     {
@@ -159,7 +171,7 @@ struct TurnFinder: Sendable {
         .topHeld(
           Rise(
             valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT, previousPeakHeld: peakBeforeValleyHeld)))
+            arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
     }
   }
 
@@ -174,7 +186,7 @@ struct TurnFinder: Sendable {
       .topHeld(
         Rise(
           valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-          arrivedAtValleyT: arrivedAtValleyT, previousPeakHeld: peakBeforeValleyHeld)))
+          arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
   }
 
   private mutating func falling(_ p: TimedHeight, emit: (Turn) -> Void) {
@@ -193,7 +205,7 @@ struct TurnFinder: Sendable {
     let low = extremum!
     if p.cm > low.cm + Self.hysteresisCm {
       peakBeforeValley = lastPeak
-      peakBeforeValleyHeld = lastPeakHeld
+      peakBeforeValleyStoodS = lastPeakStoodS
       valley = low
       arrivedAtValleyT = arrivedAtBottomT
       lastTurnT = low.t
@@ -211,6 +223,9 @@ struct TurnFinder: Sendable {
     direction = .rising
     extremum = p
     extremumSettledAt = p.t
+    nearPeakT = p.t
+    risePath.reset()
+    risePath.push(p)
     heldTop = nil
     plateauStart = p
     parked = nil
@@ -223,5 +238,26 @@ struct TurnFinder: Sendable {
     arrivedAtBottomT = p.t
     arrivalLevelCm = p.cm
     bottomHeld = false
+  }
+
+  /// The readings of a rise that no later reading went below: enough to
+  /// answer "when was the bar last below this height?" for any height, in
+  /// a few entries (a bar standing still pops them as fast as it adds
+  /// them). Bounded: on a long slow rise the oldest, lowest go first.
+  struct LowPoints: Sendable {
+    static let capacity = 256
+    private var points: [TimedHeight] = []
+
+    mutating func push(_ p: TimedHeight) {
+      while let last = points.last, last.cm >= p.cm { points.removeLast() }
+      if points.count == Self.capacity { points.removeFirst() }
+      points.append(p)
+    }
+
+    mutating func reset() { points.removeAll(keepingCapacity: true) }
+
+    func lastTime(below cm: Double) -> Double? {
+      points.last(where: { $0.cm < cm })?.t
+    }
   }
 }

@@ -37,6 +37,14 @@ struct TrackGate: Sendable {
   static let maxAccelerationCmPerS2 = 2000.0
   /// Nor faster than this: the second pull of a snatch peaks near 3 m/s.
   static let maxSpeedCmPerS = 300.0
+  /// Downwards, a loaded bar accelerates at most as it falls: gravity
+  /// (9.81 m/s²). A lifter brakes a descent and drives a bounce upwards
+  /// (hence the 20 m/s² above), but nobody throws a loaded bar at the
+  /// floor faster than it drops; a reading below the free-fall path from
+  /// the track is a leg, a foot or a plate. Unless the track is one value
+  /// repeated: a stuck sonar repeats its last reading while the bar moves
+  /// on unseen, so such a track bounds nothing.
+  static let maxDownwardAccelerationCmPerS2 = 981.0
   /// Agreeing off-track readings for this long replace the track.
   static let reanchorS = 0.4
   static let reanchorReadings = 4
@@ -108,7 +116,9 @@ struct TrackGate: Sendable {
     {
       accept(s, emit: emit)
     } else if deviation <= Self.gate(p, Self.maxAccelerationCmPerS2, s.t),
-      deviation <= Self.marginCm + Self.maxSpeedCmPerS * p.ahead
+      deviation <= Self.marginCm + Self.maxSpeedCmPerS * p.ahead,
+      s.cm >= p.cm || track.allSatisfy({ $0.cm == track[0].cm })
+        || deviation <= Self.gate(p, Self.maxDownwardAccelerationCmPerS2, s.t)
     {
       held = s
     } else {
