@@ -103,4 +103,16 @@ import Testing
       [60.0, 64.3, 68.6, 72.7, 76.8, 79.0, 82.1, 84.2, 85.5] + drop + [41, 41, 41])
     #expect(dropped.removed == 0)
   }
+
+  @Test func aHeldReadingIsNotKeptWhenTheTrackGoesStale() {
+    // As in a dirty overhead-press stream at 15 Hz: the bar at the
+    // shoulders (146 cm), then garbage for half a second while it is
+    // pressed (one of them, 55 cm, within what a falling bar could reach),
+    // then the bar near lockout. The 55 was never confirmed by a reading
+    // after it: it must not start the new track.
+    let v = [145.0, 147, 146, 146, 150, 51, 35, 28, 420, 0, 102, 55, 190, 193, 197, 200, 202, 203]
+    let r = run(v, rate: 15)
+    #expect(r.kept.allSatisfy { $0.cm >= 145 }, "\(r.kept.map(\.cm))")
+    #expect(r.kept.suffix(5).map(\.cm) == [193, 197, 200, 202, 203])
+  }
 }

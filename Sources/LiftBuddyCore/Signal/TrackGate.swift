@@ -80,10 +80,14 @@ struct TrackGate: Sendable {
 
   mutating func push(_ s: TimedHeight, emit: (TimedHeight) -> Void) {
     if let newest = track.last, s.t - newest.t > Self.staleS {
-      if let h = held { accept(h, emit: emit) }
-      held = nil
       track.removeAll(keepingCapacity: true)
       offTrack.removeAll(keepingCapacity: true)
+      // A held reading never had the next one to confirm it: it must agree
+      // with the readings that start the new track, like any other.
+      if let h = held {
+        held = nil
+        start(with: h, emit: emit)
+      }
     }
     guard track.count >= 2 else {
       start(with: s, emit: emit)
