@@ -97,6 +97,19 @@ import Testing
     for (t, v) in zip(times, values) { d.push(TimedHeight(t: t, cm: v)) { kept.append($0) } }
     d.flush { kept.append($0) }
     #expect(kept.allSatisfy { $0.cm > 60 })
+    // A bench press at rest (110 cm) about to be lowered, and a burst of
+    // echoes: 24.8 cm 0.35 s later is 87 cm down, 27 more than a bar at
+    // rest can fall in that time.
+    var rest: [(Double, Double)] = [
+      (0, 110.0), (0.05, 109.7), (0.1, 111.3), (0.15, 109.5), (0.2, 112.1),
+    ]
+    rest += [(0.25, 19.8), (0.3, 7.1), (0.35, 9.6), (0.4, 204.2), (0.45, 42.1)]
+    rest += [(0.55, 24.8), (0.6, 14.9), (0.65, 100.6), (0.7, 97.9), (0.75, 95.3), (0.8, 92.9)]
+    var gate = Despiker()
+    var passed: [TimedHeight] = []
+    for (t, v) in rest { gate.push(TimedHeight(t: t, cm: v)) { passed.append($0) } }
+    gate.flush { passed.append($0) }
+    #expect(passed.allSatisfy { $0.cm > 90 }, "\(passed.map(\.cm))")
     // A bar dropped from the same lockout falls at 1 g and is kept.
     let drop = (1...6).map { 85.5 - 0.5 * 981 * pow(Double($0) / 20, 2) }
     let dropped = run(

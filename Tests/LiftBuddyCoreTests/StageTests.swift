@@ -69,6 +69,19 @@ import Testing
     #expect(big[1].1.previousPeak.map { abs($0.cm - 140) < 0.01 } == true)
   }
 
+  @Test func turnFinderKeepsAParkedTopWhenTheBarGoesOnlyALittleHigher() {
+    // A rise 90 → 140, held 2 s, then lifted 5 cm onto the hooks and left:
+    // the rise's top stays at 140 (the hooks are another move), so a rep
+    // measured on it ends at its lockout, and the stand is counted.
+    let found = turns([(0, 90), (1, 90), (2, 140), (4, 140), (4.5, 145), (8, 145)], until: 8)
+    let tops = found.compactMap { _, turn -> TurnFinder.Rise? in
+      if case .topHeld(let r) = turn { return r }
+      return nil
+    }
+    #expect(!tops.isEmpty)
+    #expect(tops.allSatisfy { $0.peak.cm <= 140 + TurnFinder.stillToleranceCm }, "\(tops)")
+  }
+
   @Test func turnFinderSplitsARiseWhereTheBarWasParked() {
     // Floor (20) to the shoulders (135), parked 2 s, pressed to 190.
     let found = turns([(0, 20), (1, 20), (2, 135), (4, 135), (5, 190), (7, 190)], until: 7)

@@ -113,7 +113,10 @@ struct TurnFinder: Sendable {
 
   private mutating func rising(_ p: TimedHeight, emit: (Turn) -> Void) {
     guard let top = extremum, let bottom = valley else { return }
-    if p.cm > top.cm {
+    // Once parked, the rise's top stays where the bar was parked: a few
+    // centimetres more (the bar lifted onto the hooks, a shrug at lockout)
+    // are another move, and only `plateauExitCm` starts a new rise.
+    if p.cm > top.cm, parked == nil {
       if p.cm > top.cm + Self.stillToleranceCm { extremumSettledAt = p.t }
       extremum = p
     }

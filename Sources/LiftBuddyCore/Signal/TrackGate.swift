@@ -122,7 +122,7 @@ struct TrackGate: Sendable {
     } else if deviation <= Self.gate(p, Self.maxAccelerationCmPerS2, s.t),
       deviation <= Self.marginCm + Self.maxSpeedCmPerS * p.ahead,
       s.cm >= p.cm || track.allSatisfy({ $0.cm == track[0].cm })
-        || deviation <= Self.gate(p, Self.maxDownwardAccelerationCmPerS2, s.t)
+        || deviation <= Self.fallGate(p)
     {
       held = s
     } else {
@@ -258,6 +258,18 @@ struct TrackGate: Sendable {
     let dt = min(max(p.ahead, 0), periods * p.spacing)
     let bend = a * (0.5 * dt * dt + 0.5 * p.span * dt + p.span * p.span / 12)
     return marginCm + sigmas * p.sigma + bend
+  }
+
+  /// How far below the line a reading may sit when the bar fell freely
+  /// from the track's newest reading at the track's speed: what gravity
+  /// adds in the time since, plus the noise and the uncertainty of the
+  /// fitted speed (σ·√(12 / (n·span²)) for a line through n readings).
+  static func fallGate(_ p: Prediction) -> Double {
+    let dt = max(p.ahead, 0)
+    let n = p.spacing > 0 ? p.span / p.spacing + 1 : 1
+    let slopeSigma = p.span > 0 ? p.sigma * (12 / (n * p.span * p.span)).squareRoot() : 0
+    return marginCm + sigmas * p.sigma + 0.5 * maxDownwardAccelerationCmPerS2 * dt * dt
+      + sigmas * slopeSigma * dt
   }
 
   /// Readings a bar could have produced one after the other: each close to
