@@ -16,7 +16,8 @@
 public enum ScoreTable {
   static let columns = [
     "", "streams", "sets", "exact%", "no_set", "reps", "+reps", "-reps", "prec", "recall",
-    "mv_mae", "mv_bias", "pv_mae", "rom_mae", "tilt_mae", "tilt_bias", "stick%", "stick_false%",
+    "mv_mae", "mv_bias", "pv_mae", "pv_bias", "rom_mae", "tilt_mae", "tilt_bias", "stick%",
+    "stick_false%",
     "lat50", "lat90", "prov50", "prov90", "first50", "first90", "t0_bias", "t1_bias",
   ]
 
@@ -27,7 +28,8 @@ public enum ScoreTable {
         label, "\(s.streams)", "\(s.sets)", s.exactSetRate.map { decimal($0 * 100, 1) } ?? "-",
         "\(s.phantomSets)", "\(s.reps)", "\(s.extraReps)", "\(s.missedReps)",
         s.repPrecision.map { decimal($0, 3) } ?? "-", s.repRecall.map { decimal($0, 3) } ?? "-",
-        mae(s.meanVelocity, 3), bias(s.meanVelocity, 3), mae(s.peakVelocity, 3), mae(s.rom, 2),
+        mae(s.meanVelocity, 3), bias(s.meanVelocity, 3), mae(s.peakVelocity, 3),
+        bias(s.peakVelocity, 3), mae(s.rom, 2),
         mae(s.tilt, 2), bias(s.tilt, 2), percent(s.stickingFound, of: s.stickingReps),
         percent(s.stickingClaimed, of: s.smoothReps),
         quantile(s.repLatencies, 0.5), quantile(s.repLatencies, 0.9),
