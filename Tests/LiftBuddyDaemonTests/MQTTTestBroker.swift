@@ -24,12 +24,15 @@ final class MQTTTestBroker {
   let port: Int
   let process: DaemonChild
 
-  /// Starts the broker and waits until it accepts connections.
-  init(in dir: ScratchDirectory, port: Int? = nil) async throws {
+  /// Starts the broker and waits until it accepts connections; `settings`
+  /// are the listener's lines of `mosquitto.conf` (password file, ACL, TLS).
+  init(in dir: ScratchDirectory, port: Int? = nil, settings: String = "allow_anonymous true\n")
+    async throws
+  {
     let port = port ?? freeLoopbackPort()
     self.port = port
     let config = dir.file("mosquitto-\(port).conf")
-    try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(
+    try "listener \(port) 127.0.0.1\n\(settings)persistence false\n".write(
       toFile: config, atomically: true, encoding: .utf8)
     process = try DaemonChild(
       try #require(Self.executable), ["-c", config], in: dir, name: "mosquitto-\(port)")
@@ -65,13 +68,29 @@ final class MQTTTestSubscriber {
 
   /// Subscribes to `filter`; call `waitUntilSubscribed` before anything is
   /// published that must not be missed (retained messages come anyway).
-  init(in dir: ScratchDirectory, port: Int, filter: String = "liftbuddy/#", name: String = "sub")
-    throws
-  {
+  /// `mosquitto_sub`/`mosquitto_pub` options for a broker that wants
+  /// credentials or TLS (`-u`, `-P`, `--cafile` …).
+  let options: [String]
+
+  init(
+    in dir: ScratchDirectory, port: Int, filter: String = "liftbuddy/#", name: String = "sub",
+    options: [String] = []
+  ) throws {
     self.port = port
+    self.options = options
     process = try DaemonChild(
       try #require(MQTTTestBroker.subscriber),
-      ["-h", "127.0.0.1", "-p", "\(port)", "-F", "%r %t %x", "-t", filter], in: dir, name: name)
+      ["-h", "127.0.0.1", "-p", "\(port)", "-F", "%r %t %x", "-t", filter] + options, in: dir,
+      name: name)
+  }
+
+  /// Publishes one message with `mosquitto_pub` (the subscriber's options).
+  func send(_ text: String, on topic: String) throws {
+    let pub = Process()
+    pub.executableURL = URL(fileURLWithPath: try #require(MQTTTestBroker.publisher))
+    pub.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", text] + options
+    try pub.run()
+    pub.waitUntilExit()
   }
 
   /// Publishes on `probeTopic` (which `filter` must match) until the
@@ -82,7 +101,8 @@ final class MQTTTestSubscriber {
     while Date() < deadline {
       let pub = Process()
       pub.executableURL = URL(fileURLWithPath: publisher)
-      pub.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", Self.probeTopic, "-m", "ready"]
+      pub.arguments =
+        ["-h", "127.0.0.1", "-p", "\(port)", "-t", Self.probeTopic, "-m", "ready"] + options
       try pub.run()
       pub.waitUntilExit()
       if await waitUntil(timeout: 0.5, { allMessages.contains { $0.topic == Self.probeTopic } }) {

@@ -95,6 +95,10 @@ final class MQTTCommandInbox: Sendable {
       )
     }
     if let failure = await control.perform(steering) { return refuse(failure) }
+    // The loop answers a command before it publishes what the command
+    // made (an `end_set`'s report), and takes its next question only after:
+    // so once this is answered the report is with the sink, ahead of the ack.
+    _ = await control.currentStatus()
     logger.notice("MQTT: \(command.name) from \(topic)")
     return (WireEncoder.ack(command), true)
   }

@@ -38,7 +38,10 @@ final class MQTTPublisher {
   private var link = Link.connecting
   private var everConnected = false
   /// The last problem logged, so that a retry failing the same way says nothing.
-  private var lastProblem: String?
+  /// The problems logged since the last connection, so that a retry
+  /// failing a way already told says nothing (libmosquitto reports one
+  /// TLS failure now by its callback, now by a log line, now not at all).
+  private var toldProblems: [String] = []
   /// Message ids handed to libmosquitto with QoS 1 and not yet
   /// acknowledged, with the messages.
   private var unacknowledged: [Int32: MQTTMessage] = [:]
@@ -53,7 +56,7 @@ final class MQTTPublisher {
   private var answered = false
   /// libmosquitto's last error line (OpenSSL's reason for a TLS failure),
   /// told with the `disconnected` that follows it.
-  private var libraryError: String?
+  private var libraryError: (text: String, at: ContinuousClock.Instant)?
   /// A CONNACK refusal was just told; the disconnection after it says no more.
   private var refused = false
 
@@ -187,7 +190,7 @@ final class MQTTPublisher {
       return problem(MosquittoError.refusal(rc).description)
     }
     link = .connected
-    lastProblem = nil
+    toldProblems.removeAll()
     firstConnectionBackoff.reset()
     if configuration.commands,
       let error = client?.subscribe(topic: configuration.topics.command, qos: 0)
@@ -203,8 +206,7 @@ final class MQTTPublisher {
 
   func disconnected(_ rc: Int32, systemError: Int32) {
     answered = true
-    let detail = libraryError
-    libraryError = nil
+    let detail = recentLibraryError
     guard rc != 0, !refused else {
       refused = false
       link = .down
@@ -226,13 +228,18 @@ final class MQTTPublisher {
   }
 
   private func tlsProblem(_ error: MosquittoError) {
-    let detail = libraryError
-    libraryError = nil
-    problem(error.description + (detail.map { ": \($0)" } ?? ""))
+    problem(error.description + (recentLibraryError.map { ": \($0)" } ?? ""))
   }
 
-  /// Keeps the first since the last attempt or disconnection: the cause.
-  func libraryError(_ text: String) { libraryError = libraryError ?? text }
+  func libraryError(_ text: String) { libraryError = (text, .now) }
+
+  /// libmosquitto's error line of the last two seconds: the reason for a
+  /// failure it reports by code alone. (Its line and its callback do not
+  /// always reach this thread in the order they happened.)
+  private var recentLibraryError: String? {
+    guard let libraryError, ContinuousClock.now - libraryError.at < .seconds(2) else { return nil }
+    return libraryError.text
+  }
 
   func acknowledged(_ mid: Int32) {
     guard let message = unacknowledged.removeValue(forKey: mid) else { return }
@@ -296,10 +303,9 @@ final class MQTTPublisher {
     let tls = configuration.tls == nil ? "without" : "with"
     // A TLS failure in the first handshake ends libmosquitto's thread with
     // no callback but its log line.
-    if configuration.tls != nil, libraryError != nil {
+    if configuration.tls != nil, recentLibraryError != nil {
       tlsProblem(MosquittoError(code: Int32(MOSQ_ERR_TLS.rawValue)))
-    } else if let detail = libraryError {
-      libraryError = nil
+    } else if let detail = recentLibraryError {
       problem("the connection failed: \(detail)")
     } else {
       problem(
@@ -339,8 +345,11 @@ final class MQTTPublisher {
   private func problem(_ text: String) {
     link = .down
     defer { mirror() }
-    guard text != lastProblem else { return }
-    lastProblem = text
+    // The same again, or the same with less said (a TLS failure without
+    // OpenSSL's reason), is not news.
+    guard !toldProblems.contains(where: { $0.hasPrefix(text) }) else { return }
+    if toldProblems.count >= 8 { toldProblems.removeFirst() }
+    toldProblems.append(text)
     let delay = configuration.reconnectDelay
     logger.warning(
       "MQTT broker \(configuration.broker): \(text); retrying every \(delay.minimum)–\(delay.maximum) s (reports are still written to files)"
