@@ -10,14 +10,14 @@ import Testing
 /// Many daemons (the built binary), each replaying a SampleStreams
 /// recording at full speed, publish at once to one Mosquitto; one
 /// subscriber receives every rep and every report exactly once, in order
-/// per rack. 5 racks by default (CI's two cores run them in a few seconds);
-/// `LIFTBUDDY_MQTT_RACKS=20` for the 20.
+/// per rack. The 20 racks (about 10 s on two shared cores, debug
+/// build); `LIFTBUDDY_MQTT_RACKS=N` for another number.
 @Suite(
   .serialized,
   .enabled(if: MQTTTestBroker.isAvailable, "mosquitto is not installed (scripts/setup.sh)"))
 struct MQTTManyRacksTests {
   static let racks =
-    ProcessInfo.processInfo.environment["LIFTBUDDY_MQTT_RACKS"].flatMap(Int.init) ?? 5
+    ProcessInfo.processInfo.environment["LIFTBUDDY_MQTT_RACKS"].flatMap(Int.init) ?? 20
 
   /// Recordings with sets (the edge cases have none).
   static var streams: [String] {
@@ -64,6 +64,8 @@ struct MQTTManyRacksTests {
       }
       #expect(Set(lifts.map(\.payload)) == Set(files))
     }
+    let total = coach.messages.filter { $0.topic.hasSuffix("/rep") || $0.topic.hasSuffix("/lift") }
+    print("MQTT: \(Self.racks) racks, \(total.count) reps and reports received")
     await coach.stop()
     await broker.stop()
   }
