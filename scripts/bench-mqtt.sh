@@ -14,9 +14,10 @@
 #       and the CPU of the broker, the daemons (sum and mean) and the
 #       subscriber over the measured window (utime + stime from /proc/PID/stat).
 #
-#   scripts/bench-mqtt.sh latency [EVENTS]
+#   scripts/bench-mqtt.sh latency [EVENTS] [SPACING_MS]
 #       publish→subscriber latency p50/p99/max of reps with 1 and 20 racks
-#       publishing at once (MQTTLatencyBenchmark, a debug test build).
+#       publishing at once, each rack a rep every SPACING_MS (default 20)
+#       (MQTTLatencyBenchmark, a debug test build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,7 @@ mode="${1:-load}"
 if [[ "$mode" == latency ]]; then
   export LIFTBUDDY_MQTT_BENCH=1
   export LIFTBUDDY_MQTT_BENCH_EVENTS="${2:-500}"
+  export LIFTBUDDY_MQTT_BENCH_SPACING_MS="${3:-20}"
   swift build -j 1 --build-tests
   swift test -j 1 --skip-build --filter MQTTLatencyBenchmark 2>&1 | tee /dev/stderr |
     grep -q '✔ Test publishToSubscriberLatency() passed'

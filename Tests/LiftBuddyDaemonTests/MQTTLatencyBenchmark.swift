@@ -24,7 +24,8 @@ struct MQTTLatencyBenchmark {
     }
   /// Between rounds, in each of which every rack publishes one rep: 50 reps
   /// a second per rack, far denser than a gym's one every few seconds.
-  static let spacingMilliseconds = 20
+  static let spacingMilliseconds =
+    environment["LIFTBUDDY_MQTT_BENCH_SPACING_MS"].flatMap(Int.init) ?? 20
 
   @Test(.enabled(if: enabled)) func publishToSubscriberLatency() async throws {
     for racks in Self.rackCounts { try await measure(racks: racks) }
@@ -86,8 +87,9 @@ struct MQTTLatencyBenchmark {
     print(
       String(
         format:
-          "MQTT publish→subscriber latency, %d racks, %d reps (%d lost): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-        racks, latencies.count, total - latencies.count, percentile(0.5), percentile(0.99),
+          "MQTT publish→subscriber latency, %d racks, a rep each every %d ms, %d reps (%d lost): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+        racks, Self.spacingMilliseconds, latencies.count, total - latencies.count, percentile(0.5),
+        percentile(0.99),
         latencies.last ?? 0))
     for sink in sinks { await sink.close() }
     await probe.stop()
