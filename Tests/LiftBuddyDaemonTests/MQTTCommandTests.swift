@@ -81,6 +81,9 @@ struct MQTTCommandTests {
 
     daemon.signal(SIGTERM)
     #expect(await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    // Counted: the `set`s (sent until the subscription was in force) and `end_set`; the 3 refused.
+    #expect(daemon.stderr.contains("MQTT: commands from liftbuddy/r8/cmd answered="))
+    #expect(daemon.stderr.contains(" refused=3\n"), "\(daemon.stderr)")
     let elapsed = Date().timeIntervalSince(started)
     let samples = coach.messages(on: "liftbuddy/r8/sample").compactMap(\.json)
     #expect(samples.count >= 8, "\(samples.count) samples in \(elapsed) s")

@@ -136,7 +136,13 @@ public final class MQTTSink: EventSink {
   /// the reports, or for a first connection still being made, then
   /// disconnects. Never waits on a broker that is known to be away.
   public func close() async {
-    await commands?.stop()
+    if let commands {
+      await commands.stop()
+      let (answered, refused) = commands.counts
+      logger.info(
+        "MQTT: commands from \(configuration.topics.command)",
+        metadata: ["answered": "\(answered)", "refused": "\(refused)"])
+    }
     waiting.withLock { $0.count += 1 }
     queue.execute { [self] in
       publisher.value?.sayGoodbye()
