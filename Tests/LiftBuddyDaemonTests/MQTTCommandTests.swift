@@ -93,6 +93,19 @@ struct MQTTCommandTests {
     await broker.stop()
   }
 
+  /// SIGHUP reads the MQTT keys again but applies none: it says they need a restart.
+  @Test func reloadSaysMQTTKeysNeedARestart() throws {
+    let a = DaemonConfiguration()
+    var b = a
+    try b.set("mqtt_commands", to: "true")
+    try b.set("mqtt_username", to: "rack-3")
+    try b.set("mqtt", to: "broker.local:8883")
+    #expect(
+      ReloadService.restartOnlyChanges(from: a, to: b) == [
+        "mqtt", "mqtt_username", "mqtt_commands",
+      ])
+  }
+
   /// Off by default: nothing is subscribed, nothing answered.
   @Test func commandsAreOffUnlessAsked() throws {
     var c = DaemonConfiguration()
