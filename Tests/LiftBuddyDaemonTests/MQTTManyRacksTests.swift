@@ -10,14 +10,15 @@ import Testing
 /// Many daemons (the built binary), each replaying a SampleStreams
 /// recording at full speed, publish at once to one Mosquitto; one
 /// subscriber receives every rep and every report exactly once, in order
-/// per rack. The 20 racks (about 10 s on two shared cores, debug
-/// build); `LIFTBUDDY_MQTT_RACKS=N` for another number.
+/// per rack. 5 racks by default: 20 (`LIFTBUDDY_MQTT_RACKS=20`, the issue's
+/// number) take about 10 s on two cores but load them enough to upset the
+/// timing of other suites running beside this one.
 @Suite(
   .serialized,
   .enabled(if: MQTTTestBroker.isAvailable, "mosquitto is not installed (scripts/setup.sh)"))
 struct MQTTManyRacksTests {
   static let racks =
-    ProcessInfo.processInfo.environment["LIFTBUDDY_MQTT_RACKS"].flatMap(Int.init) ?? 20
+    ProcessInfo.processInfo.environment["LIFTBUDDY_MQTT_RACKS"].flatMap(Int.init) ?? 5
 
   /// Recordings with sets (the edge cases have none).
   static var streams: [String] {

@@ -37,7 +37,6 @@ final class MQTTPublisher {
   private var outbox: MQTTOutbox
   private var link = Link.connecting
   private var everConnected = false
-  /// The last problem logged, so that a retry failing the same way says nothing.
   /// The problems logged since the last connection, so that a retry
   /// failing a way already told says nothing (libmosquitto reports one
   /// TLS failure now by its callback, now by a log line, now not at all).
@@ -59,6 +58,9 @@ final class MQTTPublisher {
   private var libraryError: (text: String, at: ContinuousClock.Instant)?
   /// A CONNACK refusal was just told; the disconnection after it says no more.
   private var refused = false
+  /// A restart of libmosquitto's thread is scheduled (one at a time: a
+  /// second would cancel the attempt the first made).
+  private var restartPending = false
 
   init(
     configuration: MQTTConfiguration, logger: Logger, callbacks: MosquittoClient.Callbacks,
@@ -287,7 +289,10 @@ final class MQTTPublisher {
   /// libmosquitto's thread has returned for good (see
   /// `MosquittoError.endsLibraryThread`): join it and start over, with backoff.
   private func restartLater() {
+    guard !restartPending else { return }
+    restartPending = true
     later(firstConnectionBackoff.take()) { publisher in
+      publisher.restartPending = false
       guard !publisher.stopped, publisher.link != .connected else { return }
       publisher.client?.joinLoop()
       publisher.start()
