@@ -136,6 +136,70 @@ struct MQTTSecurityTests {
     }
   }
 
+  /// The ACL of docs/mqtt.md, as it is written there: the coach's command
+  /// reaches the rack and is answered; the same from the wall screen's
+  /// user, who may only read, never reaches it.
+  @Test func onlyTheCoachSteersByTheDocumentedACL() async throws {
+    let dir = ScratchDirectory()
+    let doc = try String(
+      contentsOf: Binaries.packageRoot.appendingPathComponent("docs/mqtt.md"), encoding: .utf8)
+    let afterTitle = try #require(doc.range(of: "`/etc/mosquitto/liftbuddy.acl`:"))
+    let open = try #require(doc.range(of: "```\n", range: afterTitle.upperBound..<doc.endIndex))
+    let close = try #require(doc.range(of: "```", range: open.upperBound..<doc.endIndex))
+    let acl = String(doc[open.upperBound..<close.lowerBound])
+    #expect(acl.contains("topic write liftbuddy/+/cmd"))
+    let passwd = dir.file("passwd")
+    try run("/usr/bin/mosquitto_passwd", ["-c", "-b", passwd, "r6", "secret"])
+    try run("/usr/bin/mosquitto_passwd", ["-b", passwd, "coach", "coachpw"])
+    try run("/usr/bin/mosquitto_passwd", ["-b", passwd, "wall", "wallpw"])
+    // The tests' readiness probe, which the coach publishes.
+    try (acl + "user coach\ntopic write \(MQTTTestSubscriber.probeTopic)\n").write(
+      toFile: dir.file("acl"), atomically: true, encoding: .utf8)
+    let broker = try await MQTTTestBroker(
+      in: dir,
+      settings: Self.keepUser
+        + "allow_anonymous false\npassword_file \(passwd)\nacl_file \(dir.file("acl"))\n")
+    let coach = try MQTTTestSubscriber(
+      in: dir, port: broker.port, options: ["-u", "coach", "-P", "coachpw"])
+    try await coach.waitUntilSubscribed()
+    let wall = try MQTTTestSubscriber(
+      in: dir, port: broker.port, name: "wall", options: ["-u", "wall", "-P", "wallpw"])
+    try Self.writeSecret("secret\n", to: dir.file("pw"))
+    var stream = SquatStream()
+    stream.still(40)
+    try stream.write(to: dir.file("still.lbs"))
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(dir.file("still.lbs"))", "--output-dir", dir.file("lifts"),
+        "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)", "--rack", "r6",
+        "--mqtt-username", "r6", "--mqtt-password-file", dir.file("pw"), "--mqtt-commands",
+      ], in: dir, name: "liftbuddyd")
+    #expect(await daemon.waitFor(timeout: 20) { daemon.stderr.contains("MQTT: connected") })
+    let replies = { coach.messages(on: "liftbuddy/r6/reply").compactMap(\.json) }
+    #expect(
+      await waitUntil(timeout: 10) {
+        try? coach.send(#"{"cmd":"set","exercise":"deadlift"}"#, on: "liftbuddy/r6/cmd")
+        return await waitUntil(timeout: 0.3) { !replies().isEmpty }
+      })
+    #expect(replies().first?["class"] as? String == "ack")
+    let answered = replies().count
+    try wall.send(#"{"cmd":"end_set"}"#, on: "liftbuddy/r6/cmd")
+    try coach.send(#"{"cmd":"status"}"#, on: "liftbuddy/r6/cmd")
+    // The coach's status comes back; nothing before it answered the wall.
+    #expect(await waitUntil(timeout: 10) { replies().count > answered })
+    #expect(replies().count == answered + 1)
+    #expect(replies().last?["class"] as? String == "status")
+    // The wall reads every rack.
+    #expect(!wall.messages(on: "liftbuddy/r6/status").isEmpty)
+    daemon.signal(SIGTERM)
+    #expect(await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    #expect(!daemon.stderr.contains("end_set"), "\(daemon.stderr)")
+    await wall.stop()
+    await coach.stop()
+    await broker.stop()
+  }
+
   /// TLS with a client certificate (the broker takes its CN as the user):
   /// the report arrives; a daemon that trusts another CA says the TLS
   /// handshake failed, and why, while it writes its report as ever.
