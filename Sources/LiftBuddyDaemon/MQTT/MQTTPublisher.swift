@@ -209,6 +209,7 @@ final class MQTTPublisher {
   func disconnected(_ rc: Int32, systemError: Int32) {
     answered = true
     let detail = recentLibraryError
+    let hadAnswered = link == .connected
     guard rc != 0, !refused else {
       refused = false
       link = .down
@@ -223,6 +224,11 @@ final class MQTTPublisher {
         guard publisher.link != .connected else { return }
         publisher.tlsProblem(error)
       }
+    } else if !hadAnswered, error.isClosedBeforeAnswer {
+      // An HTTP server, an SSH daemon, a TLS port spoken to in plain text.
+      problem(
+        "the other end closed the connection without an MQTT answer: is it an MQTT broker on that port, and does it expect TLS (we connect \(configuration.tls == nil ? "without" : "with"))?"
+      )
     } else {
       problem(error.description + (detail.map { ": \($0)" } ?? ""))
     }

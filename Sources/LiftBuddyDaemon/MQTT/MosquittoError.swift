@@ -41,6 +41,13 @@ public struct MosquittoError: Error, Sendable, Equatable, CustomStringConvertibl
     ].contains { Int32($0.rawValue) == code } || systemError == EPROTO
   }
 
+  /// How a connection ends that something other than a broker answered:
+  /// closed, reset, or bytes that are not MQTT.
+  public var isClosedBeforeAnswer: Bool {
+    code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue)
+      || (code == Int32(MOSQ_ERR_ERRNO.rawValue) && systemError == ECONNRESET)
+  }
+
   public var isNoConnection: Bool { code == Int32(MOSQ_ERR_NO_CONN.rawValue) }
 
   public var description: String {
