@@ -152,35 +152,45 @@ final class TestTCPServer: Sendable {
   /// Connections accepted so far.
   var accepted: Int { count.withLock { $0 } }
 
+  /// Its `accept` thread has returned (and closed the listener), if it has one.
+  private let done = DispatchSemaphore(value: 0)
+  private let threaded: Bool
+
   init(answer: [UInt8]?) throws {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let port = freeLoopbackPort()
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let ok = withUnsafeMutablePointer(to: &address) {
+    address.sin_port = UInt16(port).bigEndian
+    let ok = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
       }
     }
-    try #require(ok && listen(fd, 16) == 0, "cannot listen: \(errno)")
+    try #require(ok && listen(fd, 16) == 0, "cannot listen on \(port): \(errno)")
     self.fd = fd
-    port = Int(UInt16(bigEndian: address.sin_port))
+    self.port = port
+    threaded = answer != nil
     guard let answer else { return }
     Thread.detachNewThread { [self] in
       while true {
         let client = accept(fd, nil, nil)
-        if client < 0 { return }
+        if client < 0 { break }
         count.withLock { $0 += 1 }
         _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
         close(client)
       }
+      // Closed here, not by `stop`, so that the descriptor's number is not
+      // reused (by another test's socket) while this thread may still use it.
+      close(fd)
+      done.signal()
     }
   }
 
-  /// Stops listening (its thread's `accept` fails and it ends).
+  /// Stops listening: `shutdown` makes the thread's `accept` fail.
   func stop() {
     shutdown(fd, Int32(SHUT_RDWR))
-    close(fd)
+    if threaded { done.wait() } else { close(fd) }
   }
 }

@@ -137,21 +137,29 @@ final class MQTTTestSubscriber {
   }
 }
 
-/// A loopback TCP port nobody listens on right now (the kernel's pick).
+/// A loopback TCP port nobody uses right now, below the kernel's ephemeral
+/// range (`ip_local_port_range`, 32768–60999 by default): the tests stop a
+/// server and start another on the same port, and a port from that range
+/// may meanwhile become the source port of some outgoing connection (even
+/// a daemon's own retry, connected to itself), which a listener cannot
+/// bind over.
 func freeLoopbackPort() -> Int {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(fd) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  _ = withUnsafeMutablePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1
+  for _ in 0..<1000 {
+    let port = Int.random(in: 20000..<32768)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
     }
+    if bound { return port }
   }
-  return Int(UInt16(bigEndian: address.sin_port))
+  return 0
 }
 
 /// Whether something accepts a TCP connection on 127.0.0.1:`port`.
