@@ -17,7 +17,9 @@
 #   scripts/bench-mqtt.sh latency [EVENTS] [SPACING_MS]
 #       publish→subscriber latency p50/p99/max of reps with 1 and 20 racks
 #       publishing at once, each rack a rep every SPACING_MS (default 20)
-#       (MQTTLatencyBenchmark, a debug test build).
+#       (MQTTLatencyBenchmark). A release build of the test target
+#       (-enable-testing, in .build-mqtt-release); LIFTBUDDY_BENCH_DEBUG=1
+#       for the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,8 +28,10 @@ if [[ "$mode" == latency ]]; then
   export LIFTBUDDY_MQTT_BENCH=1
   export LIFTBUDDY_MQTT_BENCH_EVENTS="${2:-500}"
   export LIFTBUDDY_MQTT_BENCH_SPACING_MS="${3:-20}"
-  swift build -j 1 --build-tests
-  swift test -j 1 --skip-build --filter MQTTLatencyBenchmark 2>&1 | tee /dev/stderr |
+  flags=(-c release --scratch-path .build-mqtt-release -Xswiftc -enable-testing)
+  [[ "${LIFTBUDDY_BENCH_DEBUG:-0}" == 1 ]] && flags=()
+  swift build -j 1 "${flags[@]}" --build-tests
+  swift test -j 1 "${flags[@]}" --skip-build --filter MQTTLatencyBenchmark 2>&1 | tee /dev/stderr |
     grep -q '✔ Test publishToSubscriberLatency() passed'
   exit 0
 fi
