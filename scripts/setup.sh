@@ -13,6 +13,7 @@ set -euo pipefail
 packages=(
   pkg-config libbluetooth-dev libudev-dev libsystemd-dev   # CBluetooth, CUdev, CSystemd
   libmosquitto-dev mosquitto mosquitto-clients              # CMosquitto; the MQTT tests' broker
+  openssl                                                   # the MQTT TLS tests' certificates
   systemd time python3 python3-jsonschema                   # tests and benchmarks
   gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libelf-dev make g++  # Firmware/
   chromium fonts-dejavu-core                                 # the web view's browser tests

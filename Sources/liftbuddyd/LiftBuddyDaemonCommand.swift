@@ -116,6 +116,57 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
   var mqttPrefix: String?
 
   @Option(
+    name: .customLong("mqtt-username"),
+    help: ArgumentHelp("The broker's user name for this rack.", valueName: "name"))
+  var mqttUsername: String?
+
+  @Option(
+    name: .customLong("mqtt-password-file"),
+    help: ArgumentHelp(
+      "File whose first line is the broker's password, readable by the daemon alone (default: $CREDENTIALS_DIRECTORY/mqtt-password when systemd passes it). Never the password itself.",
+      valueName: "file"))
+  var mqttPasswordFile: String?
+
+  @Flag(
+    name: .customLong("mqtt-tls"),
+    help:
+      "TLS to the broker, checked against the system's CAs (on by itself with --mqtt-ca-file or --mqtt-cert-file)."
+  )
+  var mqttTLS = false
+
+  @Option(
+    name: .customLong("mqtt-ca-file"),
+    help: ArgumentHelp(
+      "CA certificate to check the broker's with (turns TLS on).", valueName: "file"))
+  var mqttCAFile: String?
+
+  @Option(
+    name: .customLong("mqtt-cert-file"),
+    help: ArgumentHelp("This rack's client certificate (turns TLS on).", valueName: "file"))
+  var mqttCertFile: String?
+
+  @Option(
+    name: .customLong("mqtt-key-file"),
+    help: ArgumentHelp(
+      "The client certificate's key, readable by the daemon alone (default: $CREDENTIALS_DIRECTORY/mqtt-key).",
+      valueName: "file"))
+  var mqttKeyFile: String?
+
+  @Flag(
+    name: .customLong("mqtt-commands"),
+    help:
+      "Take set, start_set and end_set from <prefix>/<rack>/cmd; answers on <prefix>/<rack>/reply (the broker's ACL decides who may send)."
+  )
+  var mqttCommands = false
+
+  @Flag(
+    name: .customLong("mqtt-samples"),
+    help:
+      "Also publish the live sample stream on <prefix>/<rack>/sample, at most sample_rate_hz per second."
+  )
+  var mqttSamples = false
+
+  @Option(
     name: .customLong("log-level"),
     help: ArgumentHelp(
       "trace, debug, info, notice, warning, error or critical (default info).", valueName: "level"))
@@ -142,6 +193,14 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
     add("mqtt", mqtt)
     add("rack", rack)
     add("mqtt_prefix", mqttPrefix)
+    add("mqtt_username", mqttUsername)
+    add("mqtt_password_file", mqttPasswordFile)
+    if mqttTLS { flags.append(("mqtt_tls", "true")) }
+    add("mqtt_ca_file", mqttCAFile)
+    add("mqtt_cert_file", mqttCertFile)
+    add("mqtt_key_file", mqttKeyFile)
+    if mqttCommands { flags.append(("mqtt_commands", "true")) }
+    if mqttSamples { flags.append(("mqtt_samples", "true")) }
     return flags
   }
 

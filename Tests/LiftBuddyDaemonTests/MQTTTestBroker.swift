@@ -24,12 +24,15 @@ final class MQTTTestBroker {
   let port: Int
   let process: DaemonChild
 
-  /// Starts the broker and waits until it accepts connections.
-  init(in dir: ScratchDirectory, port: Int? = nil) async throws {
+  /// Starts the broker and waits until it accepts connections; `settings`
+  /// are the listener's lines of `mosquitto.conf` (password file, ACL, TLS).
+  init(in dir: ScratchDirectory, port: Int? = nil, settings: String = "allow_anonymous true\n")
+    async throws
+  {
     let port = port ?? freeLoopbackPort()
     self.port = port
     let config = dir.file("mosquitto-\(port).conf")
-    try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(
+    try "listener \(port) 127.0.0.1\n\(settings)persistence false\n".write(
       toFile: config, atomically: true, encoding: .utf8)
     process = try DaemonChild(
       try #require(Self.executable), ["-c", config], in: dir, name: "mosquitto-\(port)")
@@ -65,13 +68,29 @@ final class MQTTTestSubscriber {
 
   /// Subscribes to `filter`; call `waitUntilSubscribed` before anything is
   /// published that must not be missed (retained messages come anyway).
-  init(in dir: ScratchDirectory, port: Int, filter: String = "liftbuddy/#", name: String = "sub")
-    throws
-  {
+  /// `mosquitto_sub`/`mosquitto_pub` options for a broker that wants
+  /// credentials or TLS (`-u`, `-P`, `--cafile` …).
+  let options: [String]
+
+  init(
+    in dir: ScratchDirectory, port: Int, filter: String = "liftbuddy/#", name: String = "sub",
+    options: [String] = []
+  ) throws {
     self.port = port
+    self.options = options
     process = try DaemonChild(
       try #require(MQTTTestBroker.subscriber),
-      ["-h", "127.0.0.1", "-p", "\(port)", "-F", "%r %t %x", "-t", filter], in: dir, name: name)
+      ["-h", "127.0.0.1", "-p", "\(port)", "-F", "%r %t %x", "-t", filter] + options, in: dir,
+      name: name)
+  }
+
+  /// Publishes one message with `mosquitto_pub` (the subscriber's options).
+  func send(_ text: String, on topic: String) throws {
+    let pub = Process()
+    pub.executableURL = URL(fileURLWithPath: try #require(MQTTTestBroker.publisher))
+    pub.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", text] + options
+    try pub.run()
+    pub.waitUntilExit()
   }
 
   /// Publishes on `probeTopic` (which `filter` must match) until the
@@ -82,7 +101,8 @@ final class MQTTTestSubscriber {
     while Date() < deadline {
       let pub = Process()
       pub.executableURL = URL(fileURLWithPath: publisher)
-      pub.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", Self.probeTopic, "-m", "ready"]
+      pub.arguments =
+        ["-h", "127.0.0.1", "-p", "\(port)", "-t", Self.probeTopic, "-m", "ready"] + options
       try pub.run()
       pub.waitUntilExit()
       if await waitUntil(timeout: 0.5, { allMessages.contains { $0.topic == Self.probeTopic } }) {
@@ -117,21 +137,29 @@ final class MQTTTestSubscriber {
   }
 }
 
-/// A loopback TCP port nobody listens on right now (the kernel's pick).
+/// A loopback TCP port nobody uses right now, below the kernel's ephemeral
+/// range (`ip_local_port_range`, 32768–60999 by default): the tests stop a
+/// server and start another on the same port, and a port from that range
+/// may meanwhile become the source port of some outgoing connection (even
+/// a daemon's own retry, connected to itself), which a listener cannot
+/// bind over.
 func freeLoopbackPort() -> Int {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(fd) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  _ = withUnsafeMutablePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1
+  for _ in 0..<1000 {
+    let port = Int.random(in: 20000..<32768)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
     }
+    if bound { return port }
   }
-  return Int(UInt16(bigEndian: address.sin_port))
+  return 0
 }
 
 /// Whether something accepts a TCP connection on 127.0.0.1:`port`.

@@ -20,7 +20,10 @@ public struct ConfigKey: Sendable, Equatable {
     // The web view (docs/web.md).
     .init("http"), .init("http_pairing_code", flag: nil), .init("http_root", flag: nil),
     // The gym's MQTT broker (docs/mqtt.md).
-    .init("mqtt"), .init("rack"), .init("mqtt_prefix"),
+    .init("mqtt"), .init("rack"), .init("mqtt_prefix"), .init("mqtt_username"),
+    .init("mqtt_password_file"), .init("mqtt_tls"), .init("mqtt_ca_file"),
+    .init("mqtt_cert_file"),
+    .init("mqtt_key_file"), .init("mqtt_commands"), .init("mqtt_samples"),
   ]
 
   init(_ name: String, reloadable: Bool = false) {

@@ -37,6 +37,24 @@ public struct DaemonConfiguration: Sendable, Equatable {
   /// This rack's name in the topics; nil: the host name.
   public var rack: String?
   public var mqttPrefix = "liftbuddy"
+  /// The broker's user name for this rack (not a secret; the ACL's `%u`).
+  public var mqttUsername: String?
+  /// The password, read from this file when the daemon starts; nil: from
+  /// `$CREDENTIALS_DIRECTORY/mqtt-password` when systemd passes one
+  /// (`LoadCredential=`). Never a value on the command line.
+  public var mqttPasswordFile: String?
+  /// TLS to the broker; on by itself when a CA or client certificate is given.
+  public var mqttTLS = false
+  /// CA certificate(s) to check the broker with; nil: the system's (/etc/ssl/certs).
+  public var mqttCAFile: String?
+  /// Client certificate and its key, for a broker that asks for one.
+  public var mqttCertFile: String?
+  /// nil: `$CREDENTIALS_DIRECTORY/mqtt-key` when there is one.
+  public var mqttKeyFile: String?
+  /// Takes `set`, `start_set`, `end_set` from `<prefix>/<rack>/cmd`.
+  public var mqttCommands = false
+  /// Publishes `sample` on `<prefix>/<rack>/sample`, at most `sample_rate_hz`.
+  public var mqttSamples = false
 
   public init() {}
 
@@ -166,6 +184,18 @@ public struct DaemonConfiguration: Sendable, Equatable {
         )
       }
       mqttPrefix = text
+    case "mqtt_username":
+      guard !text.isEmpty, text.utf8.count <= 256, !text.utf8.contains(0),
+        text.allSatisfy({ !$0.isWhitespace })
+      else { throw .init("expected a user name of 1 to 256 characters without spaces") }
+      mqttUsername = text
+    case "mqtt_password_file": mqttPasswordFile = try Self.path(text)
+    case "mqtt_tls": mqttTLS = try Self.bool(text)
+    case "mqtt_ca_file": mqttCAFile = try Self.path(text)
+    case "mqtt_cert_file": mqttCertFile = try Self.path(text)
+    case "mqtt_key_file": mqttKeyFile = try Self.path(text)
+    case "mqtt_commands": mqttCommands = try Self.bool(text)
+    case "mqtt_samples": mqttSamples = try Self.bool(text)
     default:
       throw .init("unknown key; known keys are \(Self.keys.joined(separator: ", "))")
     }
@@ -177,6 +207,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     guard source != nil else {
       throw ConfigurationError(
         key: "source", reason: "missing; give --source or 'source =' in the config file")
+    }
+    if mqttKeyFile != nil, mqttCertFile == nil {
+      throw ConfigurationError(
+        key: "mqtt_key_file", reason: "a client key needs its certificate (mqtt_cert_file)")
     }
     return self
   }

@@ -82,6 +82,16 @@ public struct DaemonRunner {
       logger.critical("output_dir \(outputDir): cannot use it as the report directory: \(error)")
       return Self.exitConfigurationError
     }
+    // The broker's secrets are read now: a bad one is a failed start.
+    let mqttConfiguration: MQTTConfiguration?
+    do {
+      mqttConfiguration = try MQTTConfiguration.make(
+        from: configuration, environment: environment, source: source.name,
+        spoolDirectory: outputDir)
+    } catch {
+      logger.critical("\(error)")
+      return Self.exitConfigurationError
+    }
     let isMaxSpeed = configuration.speed == .max && !(configuration.source?.isLive ?? true)
     let pairingCode = configuration.http.map { _ in configuration.httpPairingCode ?? .random() }
     var recorder: StreamRecorder?
@@ -98,15 +108,7 @@ public struct DaemonRunner {
       }
     }
     // Connects on its own thread; a broker that is away is a log line, not a failed start.
-    let mqtt = configuration.mqtt.map { broker in
-      MQTTSink(
-        configuration: MQTTConfiguration(
-          broker: broker,
-          topics: MQTTTopics(
-            prefix: configuration.mqttPrefix, rack: configuration.rack ?? MQTTTopics.defaultRack()),
-          source: source.name, spoolDirectory: outputDir),
-        logger: logger)
-    }
+    let mqtt = mqttConfiguration.map { MQTTSink(configuration: $0, logger: logger) }
     let pipeline = Pipeline(
       source: source, configuration: configuration.analyzer, exercise: exercise, loadKg: loadKg,
       sinks: Self.sinks(
@@ -116,6 +118,8 @@ public struct DaemonRunner {
         sampleRateHz: isMaxSpeed ? nil : configuration.sampleRateHz,
         tick: isMaxSpeed ? nil : .milliseconds(500), recorder: recorder, reportWriter: writer),
       logger: logger)
+
+    mqtt?.accept(commandsFor: pipeline)
 
     let socketPath = configuration.resolvedSocketPath(environment: environment)
     // One thread serves the socket's and the web view's clients alike.

@@ -77,6 +77,14 @@ public struct ReloadService: Service {
     if a.socketMode != b.socketMode { keys.append("socket_mode") }
     if a.socketGroup != b.socketGroup { keys.append("socket_group") }
     if a.analyzer != b.analyzer { keys.append("analyzer settings") }
+    let mqtt: [(String, (DaemonConfiguration) -> AnyHashable?)] = [
+      ("mqtt", { $0.mqtt?.description }), ("rack", { $0.rack }), ("mqtt_prefix", { $0.mqttPrefix }),
+      ("mqtt_username", { $0.mqttUsername }), ("mqtt_password_file", { $0.mqttPasswordFile }),
+      ("mqtt_tls", { $0.mqttTLS }), ("mqtt_ca_file", { $0.mqttCAFile }),
+      ("mqtt_cert_file", { $0.mqttCertFile }), ("mqtt_key_file", { $0.mqttKeyFile }),
+      ("mqtt_commands", { $0.mqttCommands }), ("mqtt_samples", { $0.mqttSamples }),
+    ]
+    keys += mqtt.filter { $0.1(a) != $0.1(b) }.map(\.0)
     return keys
   }
 }

@@ -17,7 +17,7 @@ struct MQTTMessage: Sendable, Equatable {
 
   var isLift: Bool { qos == 1 && !retain }
 
-  /// nil for what is not published yet (`sample`, see docs/mqtt.md).
+  /// `sample` only reaches here when asked for (`mqtt_samples`, rate-limited by the sink).
   ///
   /// Payloads are the socket's objects without the record's LF (an MQTT
   /// message is framed already); a lift report is the bytes of its report
@@ -34,7 +34,7 @@ struct MQTTMessage: Sendable, Equatable {
     case .analyzer(.provisionalRep): topic = topics.repProvisional
     case .analyzer(.repWithdrawn): topic = topics.repWithdrawn
     case .status: topic = topics.status
-    case .sample: return nil
+    case .sample: topic = topics.sample
     }
     var record = WireEncoder.event(event)
     let payload = record.readBytes(length: max(0, record.readableBytes - 1)) ?? []

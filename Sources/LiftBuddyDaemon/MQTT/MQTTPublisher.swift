@@ -1,3 +1,4 @@
+import CMosquitto
 import Logging
 
 /// The MQTT sink's side on its own thread: holds what waits for the broker
@@ -28,16 +29,18 @@ final class MQTTPublisher {
   private let configuration: MQTTConfiguration
   private let logger: Logger
   private let publishSnapshot: @Sendable (Snapshot) -> Void
-  /// Calls `start` again on this thread after so many seconds.
-  private let retryLater: @Sendable (Double) -> Void
+  /// Runs work on this thread (with this publisher) after so many seconds.
+  private let later: @Sendable (Double, @escaping @Sendable (MQTTPublisher) -> Void) -> Void
   private var firstConnectionBackoff: Backoff
   private var stopped = false
   private let client: MosquittoClient?
   private var outbox: MQTTOutbox
   private var link = Link.connecting
   private var everConnected = false
-  /// The last problem logged, so that a retry failing the same way says nothing.
-  private var lastProblem: String?
+  /// The problems logged since the last connection, so that a retry
+  /// failing a way already told says nothing (libmosquitto reports one
+  /// TLS failure now by its callback, now by a log line, now not at all).
+  private var toldProblems: [String] = []
   /// Message ids handed to libmosquitto with QoS 1 and not yet
   /// acknowledged, with the messages.
   private var unacknowledged: [Int32: MQTTMessage] = [:]
@@ -46,16 +49,28 @@ final class MQTTPublisher {
   /// A failure to queue a report on disk is said once, until one succeeds.
   private var spoolFailing = false
   private var counts = MQTTSink.Counts()
+  /// Our own connection attempts (`start`), and whether the broker (or the
+  /// network) has said anything since the last one.
+  private var attempts = 0
+  private var answered = false
+  /// libmosquitto's last error line (OpenSSL's reason for a TLS failure),
+  /// told with the `disconnected` that follows it.
+  private var libraryError: (text: String, at: ContinuousClock.Instant)?
+  /// A CONNACK refusal was just told; the disconnection after it says no more.
+  private var refused = false
+  /// A restart of libmosquitto's thread is scheduled (one at a time: a
+  /// second would cancel the attempt the first made).
+  private var restartPending = false
 
   init(
     configuration: MQTTConfiguration, logger: Logger, callbacks: MosquittoClient.Callbacks,
     publishSnapshot: @escaping @Sendable (Snapshot) -> Void,
-    retryLater: @escaping @Sendable (Double) -> Void
+    later: @escaping @Sendable (Double, @escaping @Sendable (MQTTPublisher) -> Void) -> Void
   ) {
     self.configuration = configuration
     self.logger = logger
     self.publishSnapshot = publishSnapshot
-    self.retryLater = retryLater
+    self.later = later
     firstConnectionBackoff = Backoff(
       initial: Double(configuration.reconnectDelay.minimum),
       maximum: Double(configuration.reconnectDelay.maximum))
@@ -97,6 +112,10 @@ final class MQTTPublisher {
         message: "the daemon left without a goodbye (stopped hard, lost power or lost the network)",
         qos: 1)
       try client.setWill(topic: will.topic, payload: will.payload, qos: will.qos, retain: true)
+      if let (username, password) = configuration.credentials {
+        try client.setCredentials(username: username, password: password)
+      }
+      if let tls = configuration.tls { try client.setTLS(tls) }
       client.setReconnectDelay(
         minimum: configuration.reconnectDelay.minimum,
         maximum: configuration.reconnectDelay.maximum, exponential: true)
@@ -122,13 +141,17 @@ final class MQTTPublisher {
     }
     guard !stopped else { return }
     let broker = configuration.broker
+    attempts += 1
+    answered = false
     if let error = client.connectAsync(
       host: broker.host, port: broker.port, keepAliveS: configuration.keepAliveS)
     {
       problem(error.description)
-      retryLater(firstConnectionBackoff.take())
+      later(firstConnectionBackoff.take()) { $0.start() }
       return
     }
+    let attempt = attempts
+    later(configuration.answerTimeoutS) { $0.checkAnswered(attempt) }
     do {
       try client.startLoop()
     } catch {
@@ -163,9 +186,19 @@ final class MQTTPublisher {
   // MARK: - From libmosquitto's callbacks
 
   func connected(_ rc: Int32) {
-    guard rc == 0 else { return problem(MosquittoError.refusal(rc).description) }
+    answered = true
+    guard rc == 0 else {
+      refused = true
+      return problem(MosquittoError.refusal(rc).description)
+    }
     link = .connected
-    lastProblem = nil
+    toldProblems.removeAll()
+    firstConnectionBackoff.reset()
+    if configuration.commands,
+      let error = client?.subscribe(topic: configuration.topics.command, qos: 0)
+    {
+      logger.error("MQTT: cannot subscribe to \(configuration.topics.command): \(error)")
+    }
     logger.notice(
       "MQTT: connected to \(configuration.broker) as \(configuration.clientID)\(everConnected ? " again" : ""); publishing under \(configuration.topics.topic("#"))"
     )
@@ -174,11 +207,46 @@ final class MQTTPublisher {
   }
 
   func disconnected(_ rc: Int32, systemError: Int32) {
-    guard rc != 0 else {
+    answered = true
+    let detail = recentLibraryError
+    let hadAnswered = link == .connected
+    guard rc != 0, !refused else {
+      refused = false
       link = .down
       return mirror()
     }
-    problem(MosquittoError(code: rc, systemError: systemError).description)
+    let error = MosquittoError(code: rc, systemError: systemError)
+    if error.code == Int32(MOSQ_ERR_TLS.rawValue), detail == nil {
+      // OpenSSL's reason may reach the log callback just after this.
+      link = .down
+      mirror()
+      later(0.25) { publisher in
+        guard publisher.link != .connected else { return }
+        publisher.tlsProblem(error)
+      }
+    } else if !hadAnswered, error.isClosedBeforeAnswer {
+      // An HTTP server, an SSH daemon, a TLS port spoken to in plain text.
+      problem(
+        "the other end closed the connection without an MQTT answer: is it an MQTT broker on that port, and does it expect TLS (we connect \(configuration.tls == nil ? "without" : "with"))?"
+      )
+    } else {
+      problem(error.description + (detail.map { ": \($0)" } ?? ""))
+    }
+    if error.endsLibraryThread { restartLater() }
+  }
+
+  private func tlsProblem(_ error: MosquittoError) {
+    problem(error.description + (recentLibraryError.map { ": \($0)" } ?? ""))
+  }
+
+  func libraryError(_ text: String) { libraryError = (text, .now) }
+
+  /// libmosquitto's error line of the last two seconds: the reason for a
+  /// failure it reports by code alone. (Its line and its callback do not
+  /// always reach this thread in the order they happened.)
+  private var recentLibraryError: String? {
+    guard let libraryError, ContinuousClock.now - libraryError.at < .seconds(2) else { return nil }
+    return libraryError.text
   }
 
   func acknowledged(_ mid: Int32) {
@@ -224,6 +292,40 @@ final class MQTTPublisher {
 
   // MARK: - Internals
 
+  /// libmosquitto's thread has returned for good (see
+  /// `MosquittoError.endsLibraryThread`): join it and start over, with backoff.
+  private func restartLater() {
+    guard !restartPending else { return }
+    restartPending = true
+    later(firstConnectionBackoff.take()) { publisher in
+      publisher.restartPending = false
+      guard !publisher.stopped, publisher.link != .connected else { return }
+      publisher.client?.joinLoop()
+      publisher.start()
+    }
+  }
+
+  /// Nothing at all from the other end since our attempt: say so (once),
+  /// and start over. libmosquitto's thread does not time out a first
+  /// connection that never completes (it waits for one, see `start`), and
+  /// a port that accepts and says nothing would hold it until the keep-alive.
+  private func checkAnswered(_ attempt: Int) {
+    guard attempt == attempts, !answered, !stopped, link != .connected else { return }
+    let tls = configuration.tls == nil ? "without" : "with"
+    // A TLS failure in the first handshake ends libmosquitto's thread with
+    // no callback but its log line.
+    if configuration.tls != nil, recentLibraryError != nil {
+      tlsProblem(MosquittoError(code: Int32(MOSQ_ERR_TLS.rawValue)))
+    } else if let detail = recentLibraryError {
+      problem("the connection failed: \(detail)")
+    } else {
+      problem(
+        "no MQTT answer within \(DaemonStatus.format(configuration.answerTimeoutS)) s: is an MQTT broker listening there, and does it expect TLS (we connect \(tls))?"
+      )
+    }
+    restartLater()
+  }
+
   /// Hands held messages to libmosquitto, in order, while connected and
   /// while the reports it holds unacknowledged are under the bound.
   private func flush() {
@@ -254,8 +356,11 @@ final class MQTTPublisher {
   private func problem(_ text: String) {
     link = .down
     defer { mirror() }
-    guard text != lastProblem else { return }
-    lastProblem = text
+    // The same again, or the same with less said (a TLS failure without
+    // OpenSSL's reason), is not news.
+    guard !toldProblems.contains(where: { $0.hasPrefix(text) }) else { return }
+    if toldProblems.count >= 8 { toldProblems.removeFirst() }
+    toldProblems.append(text)
     let delay = configuration.reconnectDelay
     logger.warning(
       "MQTT broker \(configuration.broker): \(text); retrying every \(delay.minimum)–\(delay.maximum) s (reports are still written to files)"

@@ -45,10 +45,22 @@ public final class MQTTSink: EventSink {
   /// thread, and those dropped because there were too many.
   private let waiting = Mutex((count: 0, dropped: 0))
 
+  /// `sample` events let through, as the socket lets them through to a client.
+  private let samples: Mutex<SampleRateLimiter?>
+  /// Commands from `<prefix>/<rack>/cmd`, with `mqtt_commands`.
+  private let commands: MQTTCommandInbox?
+
   /// Starts connecting at once, on the sink's own thread.
   public init(configuration: MQTTConfiguration, logger: Logger) {
     self.configuration = configuration
     self.logger = logger
+    samples = Mutex(
+      configuration.sampleRateHz.map { SampleRateLimiter(interval: .nanoseconds(Int64(1e9 / $0))) })
+    commands =
+      configuration.commands
+      ? MQTTCommandInbox(
+        topic: configuration.topics.command, maxBytes: configuration.maxCommandBytes,
+        capacity: configuration.maxWaitingCommands, logger: logger) : nil
     publisher = NIOLoopBoundBox.makeEmptyBox(valueType: MQTTPublisher.self, eventLoop: queue.loop)
     queue.execute { [self] in
       let callbacks = MosquittoClient.Callbacks(
@@ -57,13 +69,15 @@ public final class MQTTSink: EventSink {
           let systemError = errno
           self?.onQueue { $0.disconnected(rc, systemError: systemError) }
         },
-        published: { [weak self] mid in self?.onQueue { $0.acknowledged(mid) } })
+        published: { [weak self] mid in self?.onQueue { $0.acknowledged(mid) } },
+        message: { [weak self] topic, payload in self?.commands?.receive(topic: topic, payload) },
+        libraryError: { [weak self] text in self?.onQueue { $0.libraryError(text) } })
       let created = MQTTPublisher(
         configuration: configuration, logger: logger, callbacks: callbacks,
         publishSnapshot: { [weak self] in self?.mirror($0) },
-        retryLater: { [weak self] seconds in
+        later: { [weak self] seconds, work in
           self?.queue.schedule(in: .milliseconds(Int64(seconds * 1000))) { [weak self] in
-            self?.onQueue { $0.start() }
+            self?.onQueue(work)
           }
         })
       publisher.value = created
@@ -72,7 +86,9 @@ public final class MQTTSink: EventSink {
   }
 
   public func publish(_ event: DaemonEvent) {
-    if case .sample = event { return }
+    if case .sample = event {
+      guard samples.withLock({ $0?.admit() ?? false }) else { return }
+    }
     let admitted = waiting.withLock { state in
       guard state.count < configuration.maxWaiting else {
         state.dropped += 1
@@ -96,6 +112,23 @@ public final class MQTTSink: EventSink {
     return counts
   }
 
+  /// Lets the coach's commands (`mqtt_commands`) reach the pipeline's
+  /// loop, as the socket's do; replies go out on `<prefix>/<rack>/reply`.
+  /// Until this is called, commands wait (bounded).
+  public func accept(commandsFor control: any DaemonControl) {
+    let topic = configuration.topics.reply
+    commands?.start(control: control) { [weak self] reply in
+      guard let self else { return }
+      var record = reply
+      let payload = record.readBytes(length: max(0, record.readableBytes - 1)) ?? []
+      let message = MQTTMessage(topic: topic, payload: payload, qos: 0, retain: false)
+      self.queue.execute { [self] in self.publisher.value?.take(message) }
+    }
+  }
+
+  /// Commands answered and refused so far.
+  public var commandCounts: (answered: Int, refused: Int) { commands?.counts ?? (0, 0) }
+
   public var isConnected: Bool { snapshot.withLock { $0.link == .connected } }
 
   /// At exit: publishes the retained `offline` status, waits (at most
@@ -103,6 +136,13 @@ public final class MQTTSink: EventSink {
   /// the reports, or for a first connection still being made, then
   /// disconnects. Never waits on a broker that is known to be away.
   public func close() async {
+    if let commands {
+      await commands.stop()
+      let (answered, refused) = commands.counts
+      logger.info(
+        "MQTT: commands from \(configuration.topics.command)",
+        metadata: ["answered": "\(answered)", "refused": "\(refused)"])
+    }
     waiting.withLock { $0.count += 1 }
     queue.execute { [self] in
       publisher.value?.sayGoodbye()

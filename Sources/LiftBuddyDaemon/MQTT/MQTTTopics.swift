@@ -21,6 +21,11 @@ public struct MQTTTopics: Sendable, Equatable {
   public var repProvisional: String { topic("rep_provisional") }
   public var repWithdrawn: String { topic("rep_withdrawn") }
   public var lift: String { topic("lift") }
+  /// Only with `mqtt_samples`.
+  public var sample: String { topic("sample") }
+  /// Commands from the coach (with `mqtt_commands`), and their answers.
+  public var command: String { topic("cmd") }
+  public var reply: String { topic("reply") }
   /// Retained, and the last will's topic.
   public var status: String { topic("status") }
 

@@ -23,12 +23,25 @@ final class MosquittoClient {
     var disconnected: @Sendable (Int32) -> Void
     /// A message left (QoS 0) or was acknowledged (QoS 1).
     var published: @Sendable (Int32) -> Void
+    /// A message on a subscribed topic: its topic and payload, the payload
+    /// cut at `maxMessageBytes` + 1 (enough to tell it is too long).
+    var message: @Sendable (String, [UInt8]) -> Void = { _, _ in }
+    /// libmosquitto's own error lines (TLS and OpenSSL's reasons among them),
+    /// which come just before the `disconnected` they explain.
+    var libraryError: @Sendable (String) -> Void = { _ in }
   }
+
+  /// Payload bytes of a received message passed on, at most, plus one.
+  let maxMessageBytes: Int
 
   /// Holds the callbacks for libmosquitto's `void *` user data.
   private final class CallbackBox: Sendable {
     let callbacks: Callbacks
-    init(_ callbacks: Callbacks) { self.callbacks = callbacks }
+    let maxMessageBytes: Int
+    init(_ callbacks: Callbacks, maxMessageBytes: Int) {
+      self.callbacks = callbacks
+      self.maxMessageBytes = maxMessageBytes
+    }
   }
 
   private let handle: OpaquePointer
@@ -38,9 +51,13 @@ final class MosquittoClient {
   /// `mosquitto_lib_init` must run once per process before any client.
   private static let library: Int32 = mosquitto_lib_init()
 
-  init(clientID: String, cleanSession: Bool, callbacks: Callbacks) throws(MosquittoError) {
+  init(clientID: String, cleanSession: Bool, callbacks: Callbacks, maxMessageBytes: Int = 4096)
+    throws(MosquittoError)
+  {
     _ = Self.library
-    let box = Unmanaged.passRetained(CallbackBox(callbacks))
+    self.maxMessageBytes = maxMessageBytes
+    let box = Unmanaged.passRetained(
+      CallbackBox(callbacks, maxMessageBytes: maxMessageBytes))
     guard let handle = mosquitto_new(clientID, cleanSession, box.toOpaque()) else {
       let error = MosquittoError(code: Int32(MOSQ_ERR_ERRNO.rawValue))
       box.release()
@@ -60,6 +77,21 @@ final class MosquittoClient {
       guard let data else { return }
       Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.published(mid)
     }
+    mosquitto_message_callback_set(handle) { client, data, message in
+      guard let data, let message, let topic = message.pointee.topic else { return }
+      let box = Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue()
+      let length = min(Int(message.pointee.payloadlen), box.maxMessageBytes + 1)
+      let payload =
+        message.pointee.payload.map {
+          Array(UnsafeRawBufferPointer(start: $0, count: max(0, length)))
+        } ?? []
+      box.callbacks.message(String(cString: topic), payload)
+    }
+    mosquitto_log_callback_set(handle) { _, data, level, text in
+      guard let data, let text, level == MOSQ_LOG_ERR else { return }
+      Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.libraryError(
+        String(cString: text))
+    }
     // A rep is a few hundred bytes the coach wants now, not after Nagle's wait.
     _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
   }
@@ -78,6 +110,24 @@ final class MosquittoClient {
     try check(rc)
   }
 
+  /// The user name (and password) sent in CONNECT.
+  func setCredentials(username: String, password: String?) throws(MosquittoError) {
+    try check(mosquitto_username_pw_set(handle, username, password))
+  }
+
+  /// TLS with the broker's certificate checked against `tls.caFile` (or
+  /// the system's CAs) and its host name, and this rack's certificate when
+  /// one is given. An encrypted key is refused rather than asked for on a
+  /// terminal the daemon does not have.
+  func setTLS(_ tls: MQTTTLS) throws(MosquittoError) {
+    try check(
+      mosquitto_tls_set(
+        handle, tls.caFile, tls.caFile == nil ? MQTTTLS.systemCADirectory : nil, tls.certFile,
+        tls.keyFile, { _, _, _, _ in 0 }))
+    // 1: SSL_VERIFY_PEER.
+    try check(mosquitto_tls_opts_set(handle, 1, nil, nil))
+  }
+
   /// Reconnection delays, in seconds: with `exponential`, libmosquitto
   /// waits minimum × (n + 1)² after the n-th failure, up to `maximum`.
   func setReconnectDelay(minimum: UInt32, maximum: UInt32, exponential: Bool) {
@@ -90,6 +140,21 @@ final class MosquittoClient {
   func connectAsync(host: String, port: Int, keepAliveS: Int32) -> MosquittoError? {
     let rc = mosquitto_connect_async(handle, host, Int32(port), keepAliveS)
     return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : MosquittoError(code: rc)
+  }
+
+  /// Subscribes (queued like a publish; the broker's SUBACK is not awaited).
+  func subscribe(topic: String, qos: Int32) -> MosquittoError? {
+    let rc = mosquitto_subscribe(handle, nil, topic, qos)
+    return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : MosquittoError(code: rc)
+  }
+
+  /// Joins libmosquitto's thread after an error it does not come back
+  /// from (`MosquittoError.endsLibraryThread`), so that `connectAsync` and
+  /// `startLoop` can start over.
+  func joinLoop() {
+    guard loopRunning else { return }
+    _ = mosquitto_loop_stop(handle, true)
+    loopRunning = false
   }
 
   func startLoop() throws(MosquittoError) {

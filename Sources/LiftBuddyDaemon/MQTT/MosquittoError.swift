@@ -29,6 +29,25 @@ public struct MosquittoError: Error, Sendable, Equatable, CustomStringConvertibl
     self.systemError = systemError
   }
 
+  /// libmosquitto's thread (`mosquitto_loop_forever`) returns after these
+  /// instead of reconnecting: a broker that spoke something else, a TLS
+  /// failure, a name that stopped resolving. Without a restart the sink
+  /// would never connect again.
+  public var endsLibraryThread: Bool {
+    [
+      MOSQ_ERR_NOMEM, MOSQ_ERR_PROTOCOL, MOSQ_ERR_INVAL, MOSQ_ERR_NOT_FOUND, MOSQ_ERR_TLS,
+      MOSQ_ERR_PAYLOAD_SIZE, MOSQ_ERR_NOT_SUPPORTED, MOSQ_ERR_AUTH, MOSQ_ERR_ACL_DENIED,
+      MOSQ_ERR_UNKNOWN, MOSQ_ERR_EAI, MOSQ_ERR_PROXY,
+    ].contains { Int32($0.rawValue) == code } || systemError == EPROTO
+  }
+
+  /// How a connection ends that something other than a broker answered:
+  /// closed, reset, or bytes that are not MQTT.
+  public var isClosedBeforeAnswer: Bool {
+    code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue)
+      || (code == Int32(MOSQ_ERR_ERRNO.rawValue) && systemError == ECONNRESET)
+  }
+
   public var isNoConnection: Bool { code == Int32(MOSQ_ERR_NO_CONN.rawValue) }
 
   public var description: String {
@@ -40,6 +59,7 @@ public struct MosquittoError: Error, Sendable, Equatable, CustomStringConvertibl
     case Int32(MOSQ_ERR_KEEPALIVE.rawValue): "the broker stopped answering"
     case Int32(MOSQ_ERR_CONN_LOST.rawValue): "the connection was lost"
     case Int32(MOSQ_ERR_PROTOCOL.rawValue): "the other end does not speak MQTT"
+    case Int32(MOSQ_ERR_TLS.rawValue): "the TLS connection failed"
     default: String(cString: mosquitto_strerror(code))
     }
   }

@@ -34,7 +34,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   private let environment: Environment
   private var context: ChannelHandlerContext?
   private var subscriptions = SubscriptionSet.none
-  private var nextSample = NIODeadline.uptimeNanoseconds(0)
+  private var samples: SampleRateLimiter?
   private var queue = CircularBuffer<Result<ClientCommand, CommandError>>()
   private var awaitingDaemon = false
   private var readHeld = false
@@ -44,7 +44,10 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   /// The client has shut down its sending side (`echo … | socat`).
   private var inputClosed = false
 
-  init(environment: Environment) { self.environment = environment }
+  init(environment: Environment) {
+    self.environment = environment
+    samples = environment.sampleInterval.map(SampleRateLimiter.init)
+  }
 
   // MARK: Lifecycle
 
@@ -194,12 +197,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
   func deliver(_ frame: ByteBuffer, class eventClass: EventClass) {
     guard subscriptions.contains(eventClass), !finishing else { return }
     if eventClass == .sample {
-      guard let interval = environment.sampleInterval else { return }
-      let now = NIODeadline.now()
-      guard now >= nextSample else { return }
-      // Keep to the grid while samples come steadily; restart it after a gap,
-      // so that a pause is not followed by a burst.
-      nextSample = now - nextSample < interval ? nextSample + interval : now + interval
+      guard samples?.admit() == true else { return }
     }
     if eventClass == .status { lastStatus = frame }
     send(frame)
