@@ -115,6 +115,12 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
       "First level(s) of the MQTT topics (default liftbuddy).", valueName: "prefix"))
   var mqttPrefix: String?
 
+  @Flag(
+    help:
+      "Also follow every rack on the MQTT broker and serve the coach's room view at /room on the web view (needs --mqtt and --http; see docs/mqtt.md)."
+  )
+  var coach = false
+
   @Option(
     name: .customLong("log-level"),
     help: ArgumentHelp(
@@ -142,6 +148,7 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
     add("mqtt", mqtt)
     add("rack", rack)
     add("mqtt_prefix", mqttPrefix)
+    if coach { flags.append(("coach", "true")) }
     return flags
   }
 

@@ -20,7 +20,7 @@ public struct ConfigKey: Sendable, Equatable {
     // The web view (docs/web.md).
     .init("http"), .init("http_pairing_code", flag: nil), .init("http_root", flag: nil),
     // The gym's MQTT broker (docs/mqtt.md).
-    .init("mqtt"), .init("rack"), .init("mqtt_prefix"),
+    .init("mqtt"), .init("rack"), .init("mqtt_prefix"), .init("coach"),
   ]
 
   init(_ name: String, reloadable: Bool = false) {

@@ -37,6 +37,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
   /// This rack's name in the topics; nil: the host name.
   public var rack: String?
   public var mqttPrefix = "liftbuddy"
+  /// Also follow every rack on the broker and serve the room view (docs/mqtt.md).
+  public var coach = false
 
   public init() {}
 
@@ -166,6 +168,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         )
       }
       mqttPrefix = text
+    case "coach": coach = try Self.bool(text)
     default:
       throw .init("unknown key; known keys are \(Self.keys.joined(separator: ", "))")
     }
@@ -177,6 +180,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     guard source != nil else {
       throw ConfigurationError(
         key: "source", reason: "missing; give --source or 'source =' in the config file")
+    }
+    if coach, mqtt == nil || http == nil {
+      throw ConfigurationError(
+        key: "coach",
+        reason:
+          "the room view needs a broker to follow and a page to show it on: give mqtt and http too")
     }
     return self
   }
