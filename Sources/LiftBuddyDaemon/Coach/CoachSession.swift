@@ -1,3 +1,4 @@
+import CMosquitto
 import Logging
 import NIOCore
 
@@ -80,7 +81,8 @@ final class CoachSession {
 
   func disconnected(_ rc: Int32, systemError: Int32) {
     connected = false
-    if rc != 0 {
+    // A refusal was said by `connected` already, with the broker's reason.
+    if rc != 0, rc != Int32(MOSQ_ERR_CONN_REFUSED.rawValue) {
       problem(MosquittoError(code: rc, systemError: systemError).description)
     } else {
       publishLink()
@@ -124,7 +126,7 @@ final class CoachSession {
     update(
       "",
       CoachLinkObject(
-        broker: configuration.broker.description, prefix: configuration.prefix,
+        mqtt: configuration.broker.description, prefix: configuration.prefix,
         connected: connected, message: message
       ).frame)
   }
