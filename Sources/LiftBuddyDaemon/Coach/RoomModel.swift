@@ -37,6 +37,7 @@ public struct RoomModel: Sendable {
   public init() {}
 
   /// Applies one message; true when the rack's state changed.
+  @discardableResult
   public mutating func apply(rack name: String, _ eventClass: EventClass, payload: [UInt8])
     -> Bool
   {
