@@ -35,6 +35,8 @@ function card(r) {
   const state = r.online === null ? "unknown" : r.online ? "online" : "offline";
   el.className = `rack ${state}${mv !== null ? " zone-" + zone(mv) : ""}`;
   el.dataset.online = state;
+  el.dataset.repIndex = rep ? rep.rep.index : "";
+  el.dataset.provisional = provisional ? "1" : "0";
   q(".r-state").textContent = state;
   const s = r.set;
   q(".r-set").textContent = s ? `Set ${s.set} · ${exName(s.exercise)} · ${kg(s.load_kg)}${s.finished ? " · done" : ""}` : "no set yet";
