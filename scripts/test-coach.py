@@ -36,14 +36,15 @@ CARDS_JS = """(() => [...document.querySelectorAll('.rack')].map(c => ({
   reps: c.querySelector('.r-rep').dataset.reps, mv: c.querySelector('.r-mv').textContent,
   loss: c.querySelector('.r-loss').textContent, last: c.querySelector('.r-last').dataset.id,
   message: c.querySelector('.r-message').textContent })))()"""
-# Every rep a card shows, with when: "rack/set_id/index" -> [mean velocity text, ms since epoch].
+# Every rep a card shows: "rack/set_id/index" -> [mean velocity shown now, first shown at (ms since epoch)].
 OBSERVER_JS = """(() => { window.__lbReps = {};
   const note = () => { for (const c of document.querySelectorAll('.rack')) {
     const i = c.dataset.repIndex; if (!i) continue;
     const k = c.dataset.rack + '/' + c.querySelector('.r-set').dataset.setId + '/' + i;
     const mv = c.querySelector('.r-mv').textContent;
-    if (!(k in window.__lbReps) || window.__lbReps[k][0] !== mv)
-      window.__lbReps[k] = [mv, performance.timeOrigin + performance.now(), c.dataset.provisional === '1']; } };
+    // First shown at (kept), the number shown now (a provisional rep's may change).
+    if (!(k in window.__lbReps)) window.__lbReps[k] = [mv, performance.timeOrigin + performance.now()];
+    else window.__lbReps[k][0] = mv; } };
   new MutationObserver(note).observe(document.getElementById('room'),
     { childList: true, subtree: true, characterData: true, attributes: true });
   note(); return true; })()"""
