@@ -37,7 +37,8 @@ struct CoachCommand: AsyncParsableCommand {
   func validate() throws {
     guard MQTTBroker(parsing: mqtt) != nil else {
       throw ValidationError(
-        "--mqtt: expected HOST or HOST:PORT such as broker.local or 192.168.1.10:1883, got '\(mqtt)'")
+        "--mqtt: expected HOST or HOST:PORT such as broker.local or 192.168.1.10:1883, got '\(mqtt)'"
+      )
     }
     guard MQTTTopics.isValidPrefix(prefix) else {
       throw ValidationError(
@@ -45,7 +46,8 @@ struct CoachCommand: AsyncParsableCommand {
       )
     }
     guard WebAddress(parsing: listen) != nil else {
-      throw ValidationError("--listen: expected ADDRESS:PORT such as 127.0.0.1:8080, got '\(listen)'")
+      throw ValidationError(
+        "--listen: expected ADDRESS:PORT such as 127.0.0.1:8080, got '\(listen)'")
     }
   }
 

@@ -89,7 +89,8 @@ struct CoachViewTests {
       #expect(rack.velocityLossPct == last.summary.velocityLossPct, "\(name)")
       #expect(rack.lastLift?.summary == last.summary, "\(name)")
       #expect(rack.lifts == reportsByRack[name]?.count, "\(name)")
-      let status = try #require(rack.status.flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] })
+      let status = try #require(
+        rack.status.flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] })
       #expect(status["message"] as? String == "liftbuddyd stopped", "\(name)")
     }
     #expect(room.counts.duplicates == 0 && room.counts.unreadable == 0)
@@ -132,7 +133,9 @@ struct CoachViewTests {
     #expect(lifting, "\(daemon.stderr)")
     daemon.signal(SIGKILL)
     _ = await daemon.wait(timeout: 10)
-    let offline = await waitUntil(timeout: 20) { await feed.room().racks["rack-9"]?.online == false }
+    let offline = await waitUntil(timeout: 20) {
+      await feed.room().racks["rack-9"]?.online == false
+    }
     #expect(offline)
     let rack = try #require(await feed.room().racks["rack-9"])
     let status = String(decoding: rack.status ?? [], as: UTF8.self)
@@ -200,7 +203,9 @@ struct CoachViewTests {
     }
     #expect(arrived, "\(coach.stderr)")
     let lastRep = object?["last_rep"] as? [String: Any]
-    #expect((lastRep?["rep"] as? [String: Any])?["mean_velocity_mps"] as? Double == report.reps.last?.meanVelocityMps)
+    #expect(
+      (lastRep?["rep"] as? [String: Any])?["mean_velocity_mps"] as? Double
+        == report.reps.last?.meanVelocityMps)
     #expect(object?["reps"] as? Int == report.reps.count)
     let page = try TCPTestClient.request(port: web, get: "/room")
     #expect(page.status == 200 && page.body.contains("/room.js"))
@@ -215,7 +220,9 @@ struct CoachViewTests {
     let dir = ScratchDirectory()
     let daemon = try DaemonChild(
       Binaries.liftbuddyd,
-      ["--source", "replay:x.lbs", "--coach", "--mqtt", "127.0.0.1", "--output-dir", dir.file("l")],
+      [
+        "--source", "replay:x.lbs", "--coach", "--mqtt", "127.0.0.1", "--output-dir", dir.file("l"),
+      ],
       in: dir)
     #expect(await daemon.wait(timeout: 10) == DaemonRunner.exitConfigurationError)
     #expect(daemon.stderr.contains("'coach'"), "\(daemon.stderr)")

@@ -67,7 +67,8 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(frame.readableBytesView)) as? [String: Any])
     #expect(object["class"] as? String == "rack" && object["rack"] as? String == "r1")
     #expect(object["reps"] as? Int == report.reps.count)
-    #expect(String(decoding: frame.readableBytesView, as: UTF8.self).hasPrefix(#"{"class":"rack","#))
+    #expect(
+      String(decoding: frame.readableBytesView, as: UTF8.self).hasPrefix(#"{"class":"rack","#))
     #expect(
       String(decoding: frame.readableBytesView, as: UTF8.self).contains(
         #""last_rep":\#(String(decoding: lastRep.payload, as: UTF8.self)),"#))

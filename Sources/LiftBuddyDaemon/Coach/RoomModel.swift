@@ -157,7 +157,11 @@ public struct RoomModel: Sendable {
         rack.set?.finished = true
         rack.reps = Dictionary(
           uniqueKeysWithValues: report.reps.map {
-            ($0.index, RackState.Rep(index: $0.index, meanVelocityMps: $0.meanVelocityMps, provisional: false))
+            (
+              $0.index,
+              RackState.Rep(
+                index: $0.index, meanVelocityMps: $0.meanVelocityMps, provisional: false)
+            )
           })
         if let index = rack.lastRepIndex, rack.reps[index] == nil {
           rack.lastRep = nil

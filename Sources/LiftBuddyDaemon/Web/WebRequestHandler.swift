@@ -86,7 +86,8 @@ final class WebRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
       }
     case (.GET, _), (.HEAD, _):
       let page =
-        path == "/" ? environment.home : (path == "/room" && environment.roomView ? "/room.html" : path)
+        path == "/"
+        ? environment.home : (path == "/room" && environment.roomView ? "/room.html" : path)
       guard let file = environment.site.file(at: page) else {
         respond(context, .notFound, text: "not found\n", headOnly: head.method == .HEAD)
         return

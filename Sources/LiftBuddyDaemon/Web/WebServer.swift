@@ -81,7 +81,14 @@ public final class WebServer: Sendable {
     let bound = channel.localAddress!
     let shown = WebAddress(
       host: bound.ipAddress ?? configuration.address.host, port: bound.port ?? 0)
-    logger.notice("web view on http://\(shown)/ pairing code \(configuration.pairingCode)")
+    if configuration.roomIsHome {
+      // Nothing to steer there, so no pairing code to tell.
+      logger.notice("room view on http://\(shown)/")
+    } else {
+      logger.notice(
+        "web view on http://\(shown)/ pairing code \(configuration.pairingCode)"
+          + (configuration.roomView ? "; room view at http://\(shown)/room" : ""))
+    }
     return bound
   }
 
@@ -90,7 +97,9 @@ public final class WebServer: Sendable {
 
   /// Hands a room view object (`CoachFeed`'s) to every open room page, and
   /// keeps the latest of each key for pages opened later; returns at once.
-  public func publishRoom(key: String, frame: ByteBuffer) { roomHub.publish(frame: frame, key: key) }
+  public func publishRoom(key: String, frame: ByteBuffer) {
+    roomHub.publish(frame: frame, key: key)
+  }
 
   /// Stops accepting, tells every page the daemon is going away (it will
   /// reconnect by itself), and closes them.
