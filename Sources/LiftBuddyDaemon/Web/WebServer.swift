@@ -85,9 +85,8 @@ public final class WebServer: Sendable {
       // Nothing to steer there, so no pairing code to tell.
       logger.notice("room view on http://\(shown)/")
     } else {
-      logger.notice(
-        "web view on http://\(shown)/ pairing code \(configuration.pairingCode)"
-          + (configuration.roomView ? "; room view at http://\(shown)/room" : ""))
+      let room = configuration.roomView ? "; room view at http://\(shown)/room" : ""
+      logger.notice("web view on http://\(shown)/ pairing code \(configuration.pairingCode)\(room)")
     }
     return bound
   }
