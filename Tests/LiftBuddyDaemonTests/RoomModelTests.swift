@@ -169,6 +169,13 @@ import Testing
       }
     }
     #expect(model.counts.unreadable == 10 && model.racks.isEmpty)
+    // An object far bigger than any a rack sends is not passed on to pages.
+    let rep = try #require(try Self.messages().first { $0.topic.hasSuffix("/rep") })
+    let padded = try Self.relabel(rep.payload) {
+      $0["padding"] = String(repeating: "x", count: RoomModel.maxObjectBytes)
+    }
+    let tooBig = model.apply(rack: "r1", .rep, payload: padded)
+    #expect(!tooBig && model.counts.unreadable == 11 && model.racks.isEmpty)
     for topic in [
       "liftbuddy/r1/sample", "liftbuddy/r1/cmd", "liftbuddy/a/b/rep", "other/r1/rep",
       "liftbuddy/+/rep", "liftbuddy//rep", "liftbuddy/r 1/rep", "liftbuddyx/r1/rep",

@@ -28,6 +28,12 @@ public struct RoomModel: Sendable {
   public static let maxRacks = 256
   /// Report ids remembered for dropping duplicates (a gym's week of sets).
   public static let maxRememberedReports = 10_000
+  /// A lift report is read up to the size the web view's history reads
+  /// (`HistoryIndex.maxReportBytes`); every other object is a few hundred
+  /// bytes, and is passed on to every page as it came, so a bigger one is
+  /// not a rack's and is refused (counted as unreadable).
+  public static let maxReportBytes = HistoryIndex.maxReportBytes
+  public static let maxObjectBytes = 16 * 1024
 
   public private(set) var racks: [String: RackState] = [:]
   public private(set) var counts = Counts()
@@ -43,6 +49,10 @@ public struct RoomModel: Sendable {
   {
     guard racks[name] != nil || racks.count < Self.maxRacks else {
       counts.racksRefused += 1
+      return false
+    }
+    guard payload.count <= (eventClass == .lift ? Self.maxReportBytes : Self.maxObjectBytes) else {
+      counts.unreadable += 1
       return false
     }
     var rack = racks[name] ?? RackState(name: name)
