@@ -126,8 +126,14 @@ class Stamper(threading.Thread):
                             l = int.from_bytes(buf[2:10], "big")
                         if len(buf) < hdr + l:
                             break
-                        payload, buf = buf[hdr:hdr + l], buf[hdr + l:]
-                        if payload.startswith(b'{"class":"rack"'):
+                        op, payload, buf = buf[0] & 15, buf[hdr:hdr + l], buf[hdr + l:]
+                        if op == 9:
+                            # The room view pings every 20 s and drops a page
+                            # that does not answer: a masked pong, as a browser's.
+                            mask = b"\x01\x02\x03\x04"
+                            key.fileobj.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask
+                                                + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+                        elif payload.startswith(b'{"class":"rack"'):
                             o = json.loads(payload)
                             r = o.get("last_rep")
                             if r:
@@ -223,6 +229,11 @@ def main():
             continue
         print(f"{label}: {len(lat)}/{len(first)} reps, p50 {pct(lat, 50):.1f} ms, p95 {pct(lat, 95):.1f} ms, "
               f"p99 {pct(lat, 99):.1f} ms, max {lat[-1]:.1f} ms")
+    both = sorted((stamper.times["room"][k] - plain.times[k]) * 1000 for k in first
+                  if k in stamper.times["room"] and k in plain.times)
+    if both:
+        print(f"the coach's own share (room view WebSocket minus mosquitto_sub, same rep): p50 {pct(both, 50):.1f} ms, "
+              f"p99 {pct(both, 99):.1f} ms, max {both[-1]:.1f} ms")
     rack_cpu = sum(cpu[r.proc.pid] for r in racks.values())
     print(f"CPU over the run: broker {cpu[broker.proc.pid] / wall * 100:.1f} % of a core, coach "
           f"{cpu[coach.proc.pid] / wall * 100:.1f} %, {len(racks)} racks {rack_cpu / wall * 100:.1f} % "
