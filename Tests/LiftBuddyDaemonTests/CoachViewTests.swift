@@ -69,13 +69,13 @@ struct CoachViewTests {
       }.sorted { $0.startS < $1.startS }
     }
     let settled = await waitUntil(timeout: 20) {
-      let room = await feed.room()
+      let room = feed.room
       return Self.racks.allSatisfy {
         room.racks[$0.rack]?.online == false
           && room.racks[$0.rack]?.lifts == reportsByRack[$0.rack]?.count
       }
     }
-    let room = await feed.room()
+    let room = feed.room
     #expect(settled, "\(room.racks.mapValues { ($0.online, $0.lifts) })")
     #expect(room.racks.count == Self.racks.count)
     #expect(reportsByRack["rack-3"]?.count == 3)
@@ -106,8 +106,8 @@ struct CoachViewTests {
     ]
     try pub.run()
     pub.waitUntilExit()
-    #expect(await waitUntil(timeout: 20) { await feed.room().counts.duplicates == 1 })
-    #expect(await feed.room().racks["rack-1"]?.lifts == 1)
+    #expect(await waitUntil(timeout: 20) { feed.room.counts.duplicates == 1 })
+    #expect(feed.room.racks["rack-1"]?.lifts == 1)
     await feed.close()
     await broker.stop()
   }
@@ -127,17 +127,17 @@ struct CoachViewTests {
     let daemon = try Self.rack(
       "rack-9", stream: dir.file("set.lbs"), port: broker.port, in: dir, speed: "2")
     let lifting = await waitUntil(timeout: 30) {
-      let rack = await feed.room().racks["rack-9"]
+      let rack = feed.room.racks["rack-9"]
       return rack?.online == true && rack?.finalReps == 2
     }
     #expect(lifting, "\(daemon.stderr)")
     daemon.signal(SIGKILL)
     _ = await daemon.wait(timeout: 10)
     let offline = await waitUntil(timeout: 20) {
-      await feed.room().racks["rack-9"]?.online == false
+      feed.room.racks["rack-9"]?.online == false
     }
     #expect(offline)
-    let rack = try #require(await feed.room().racks["rack-9"])
+    let rack = try #require(feed.room.racks["rack-9"])
     let status = String(decoding: rack.status ?? [], as: UTF8.self)
     #expect(status.contains("without a goodbye"), "\(status)")
     // What was known of its set stays on the coach's screen.
@@ -159,11 +159,11 @@ struct CoachViewTests {
     let daemon = try Self.rack(
       "rack-7", stream: Self.stream("squat-serial-typical.lbs"), port: port, in: dir)
     #expect(await daemon.wait(timeout: 60) == 0)
-    #expect(await waitUntil(timeout: 20) { await feed.room().racks["rack-7"]?.online == false })
+    #expect(await waitUntil(timeout: 20) { feed.room.racks["rack-7"]?.online == false })
     await feed.close()
 
     let late = Self.feed(port: port)
-    #expect(await waitUntil(timeout: 20) { await late.room().racks["rack-7"]?.online == false })
+    #expect(await waitUntil(timeout: 20) { late.room.racks["rack-7"]?.online == false })
     await late.close()
     await broker.stop()
   }

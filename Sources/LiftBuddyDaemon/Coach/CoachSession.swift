@@ -2,9 +2,10 @@ import CMosquitto
 import Logging
 import NIOCore
 
-/// The coach's side on its own thread: the libmosquitto subscriber, the
-/// room model it feeds, and the log lines about the link. Confined to
-/// `CoachFeed`'s queue; libmosquitto's callbacks are hopped there.
+/// The coach's link on its own thread: the libmosquitto subscriber, its
+/// first connection and subscriptions, and the log lines about the link.
+/// Confined to `CoachFeed`'s queue; libmosquitto's connection callbacks are
+/// hopped there (its messages are not: `CoachFeed` applies them at once).
 final class CoachSession {
   private let configuration: CoachConfiguration
   private let logger: Logger
@@ -18,7 +19,6 @@ final class CoachSession {
   private var everConnected = false
   private var stopped = false
   private(set) var connected = false
-  private(set) var model = RoomModel()
 
   init(
     configuration: CoachConfiguration, logger: Logger, callbacks: MosquittoSubscriber.Callbacks,
@@ -89,26 +89,10 @@ final class CoachSession {
     }
   }
 
-  func message(topic: String, payload: [UInt8]) {
-    guard let topic = CoachTopic(topic, prefix: configuration.prefix) else { return }
-    if model.apply(rack: topic.rack, topic.eventClass, payload: payload),
-      let rack = model.racks[topic.rack]
-    {
-      update("rack/" + rack.name, RackObject.frame(rack))
-    }
-  }
-
   func stop() {
     stopped = true
     subscriber?.stop(force: !connected)
     connected = false
-    let c = model.counts
-    logger.info(
-      "coach: stopped",
-      metadata: [
-        "racks": "\(model.racks.count)", "taken": "\(c.taken)", "duplicates": "\(c.duplicates)",
-        "unreadable": "\(c.unreadable)", "racks_refused": "\(c.racksRefused)",
-      ])
   }
 
   private func problem(_ text: String) {
