@@ -58,8 +58,19 @@ final class MosquittoSubscriber {
       guard let data else { return }
       Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.disconnected(rc)
     }
-    mosquitto_message_callback_set(handle) { _, data, message in
+    mosquitto_message_callback_set(handle) { mosq, data, message in
       guard let data, let message, let topic = message.pointee.topic else { return }
+      // Acknowledge at once what the broker sent. A stock Mosquitto keeps
+      // Nagle's algorithm on (`set_tcp_nodelay false`), so a message it
+      // writes just after another (a rack's `rep` right after its `set`)
+      // waits for our ACK of the first, which Linux delays up to 40 ms when
+      // we have nothing to send back. TCP_QUICKACK is not sticky: set again
+      // after every read.
+      if let mosq, case let fd = mosquitto_socket(mosq), fd >= 0 {
+        var on: Int32 = 1
+        _ = setsockopt(
+          fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &on, socklen_t(MemoryLayout<Int32>.size))
+      }
       let length = Int(message.pointee.payloadlen)
       let payload =
         length > 0 && message.pointee.payload != nil
