@@ -36,6 +36,13 @@ struct CoachViewTests {
       logger: logger, update: { _, _ in })
   }
 
+  /// Runs blocking work on a thread of its own and awaits its result.
+  static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: work()) }.start()
+    }
+  }
+
   static func rack(
     _ name: String, stream: String, port: Int, in dir: ScratchDirectory, speed: String = "max",
     extra: [String] = []
@@ -98,14 +105,13 @@ struct CoachViewTests {
     // The same report again (a rack that restarted before clearing its
     // queue): dropped by report id.
     let file = try #require(jsonFiles(in: dir.file("rack-1")).first)
-    let pub = Process()
-    pub.executableURL = URL(fileURLWithPath: try #require(MQTTTestBroker.publisher))
-    pub.arguments = [
-      "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", "liftbuddy/rack-1/lift", "-f",
-      file,
-    ]
-    try pub.run()
-    pub.waitUntilExit()
+    let pub = try DaemonChild(
+      try #require(MQTTTestBroker.publisher),
+      [
+        "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", "liftbuddy/rack-1/lift", "-f",
+        file,
+      ], in: dir, name: "pub")
+    #expect(await pub.wait(timeout: 10) == 0)
     #expect(await waitUntil(timeout: 20) { feed.room.counts.duplicates == 1 })
     #expect(feed.room.racks["rack-1"]?.lifts == 1)
     await feed.close()
@@ -187,19 +193,25 @@ struct CoachViewTests {
     #expect(await other.wait(timeout: 60) == 0)
     let report = try LiftReport.decode(path: try #require(jsonFiles(in: dir.file("rack-1")).first))
 
-    var object: [String: Any]?
-    let arrived = await waitUntil(timeout: 20) {
-      guard let page = try? TCPTestClient.webSocket(port: web, path: "/room/events") else {
-        return false
-      }
-      while let text = try? page.textMessage() {
-        let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        if o?["rack"] as? String == "rack-1", o?["online"] as? Bool == false {
-          object = o
-          return true
+    // A page's blocking reads run on a thread of their own, never on the
+    // test's cooperative pool (two threads here), which other suites share.
+    let found = await Self.offThePool { () -> String? in
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        guard let page = try? TCPTestClient.webSocket(port: web, path: "/room/events") else {
+          Thread.sleep(forTimeInterval: 0.2)
+          continue
+        }
+        while let text = try? page.textMessage() {
+          let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+          if o?["rack"] as? String == "rack-1", o?["online"] as? Bool == false { return text }
         }
       }
-      return false
+      return nil
+    }
+    let arrived = found != nil
+    let object = found.flatMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
     #expect(arrived, "\(coach.stderr)")
     let lastRep = object?["last_rep"] as? [String: Any]
@@ -207,8 +219,8 @@ struct CoachViewTests {
       (lastRep?["rep"] as? [String: Any])?["mean_velocity_mps"] as? Double
         == report.reps.last?.meanVelocityMps)
     #expect(object?["reps"] as? Int == report.reps.count)
-    let page = try TCPTestClient.request(port: web, get: "/room")
-    #expect(page.status == 200 && page.body.contains("/room.js"))
+    let page = await Self.offThePool { try? TCPTestClient.request(port: web, get: "/room") }
+    #expect(page?.status == 200 && page?.body.contains("/room.js") == true)
     coach.signal(SIGTERM)
     #expect(await coach.wait(timeout: 5) == 0, "\(coach.stderr)")
     await broker.stop()
