@@ -109,7 +109,7 @@ final class MosquittoSubscriber {
   /// QoS 1, their lift reports, reaches the coach acknowledged too).
   func subscribe(_ filters: [String]) -> MosquittoError? {
     let pointers = filters.map { strdup($0) }
-    defer { pointers.forEach { free($0) } }
+    defer { for pointer in pointers { free(pointer) } }
     let rc = mosquitto_subscribe_multiple(handle, nil, Int32(filters.count), pointers, 1, 0, nil)
     return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : MosquittoError(code: rc)
   }
