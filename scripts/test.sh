@@ -84,6 +84,10 @@ step "firmware in the loop (simavr → pty → liftbuddyd)" hil
 #    what the page shows against the report files, reconnect, 50 viewers, the
 #    pairing code, hostile requests. Phone-size screenshots: web-screenshots/.
 step "web view in Chromium" /usr/bin/python3 scripts/test-web.py "$(bin_dir)/liftbuddyd"
+# The coach's room view (scripts/test-coach.py, about 30 s): a real Mosquitto,
+# racks replaying streams with --mqtt, `liftbuddy coach`, the page in Chromium
+# against the racks' report files; a SIGKILLed rack offline by its last will.
+step "coach's room view in Chromium" /usr/bin/python3 scripts/test-coach.py "$(bin_dir)"
 
 # 6. Fuzzing: the committed corpus replayed by the plain build, then a short
 #    libFuzzer smoke with AddressSanitizer (long runs: scripts/fuzz.sh).

@@ -5,10 +5,11 @@ import ArgumentParser
 struct LiftBuddyCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "liftbuddy",
-    abstract: "Analyse, replay, record, watch and simulate barbell-clip streams.",
+    abstract:
+      "Analyse, replay, record, watch and simulate barbell-clip streams; serve the coach's room view.",
     subcommands: [
       AnalyzeCommand.self, SimulateCommand.self, ReplayCommand.self, RecordCommand.self,
-      WatchCommand.self, ScanCommand.self, EvaluateCommand.self,
+      WatchCommand.self, ScanCommand.self, EvaluateCommand.self, CoachCommand.self,
     ]
   )
 }

@@ -115,6 +115,12 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
       "First level(s) of the MQTT topics (default liftbuddy).", valueName: "prefix"))
   var mqttPrefix: String?
 
+  @Flag(
+    help:
+      "Also follow every rack on the MQTT broker and serve the coach's room view at /room on the web view (needs --mqtt and --http; see docs/mqtt.md)."
+  )
+  var coach = false
+
   @Option(
     name: .customLong("mqtt-username"),
     help: ArgumentHelp("The broker's user name for this rack.", valueName: "name"))
@@ -201,6 +207,7 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
     add("mqtt_key_file", mqttKeyFile)
     if mqttCommands { flags.append(("mqtt_commands", "true")) }
     if mqttSamples { flags.append(("mqtt_samples", "true")) }
+    if coach { flags.append(("coach", "true")) }
     return flags
   }
 

@@ -81,10 +81,10 @@ final class TCPTestClient {
     return (status, String(decoding: rest, as: UTF8.self))
   }
 
-  static func webSocket(port: Int) throws -> TCPTestClient {
+  static func webSocket(port: Int, path: String = "/events") throws -> TCPTestClient {
     let c = try TCPTestClient(port: port)
     c.send(
-      "GET /events HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "GET \(path) HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
     let head = try c.readHead()
     guard head.hasPrefix("HTTP/1.1 101") else { throw POSIXError(.EPROTO) }

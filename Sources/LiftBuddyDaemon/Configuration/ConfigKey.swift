@@ -24,6 +24,7 @@ public struct ConfigKey: Sendable, Equatable {
     .init("mqtt_password_file"), .init("mqtt_tls"), .init("mqtt_ca_file"),
     .init("mqtt_cert_file"),
     .init("mqtt_key_file"), .init("mqtt_commands"), .init("mqtt_samples"),
+    .init("coach"),
   ]
 
   init(_ name: String, reloadable: Bool = false) {

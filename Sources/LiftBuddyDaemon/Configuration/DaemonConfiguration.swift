@@ -55,6 +55,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
   public var mqttCommands = false
   /// Publishes `sample` on `<prefix>/<rack>/sample`, at most `sample_rate_hz`.
   public var mqttSamples = false
+  /// Also follow every rack on the broker and serve the room view (docs/mqtt.md).
+  public var coach = false
 
   public init() {}
 
@@ -196,6 +198,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     case "mqtt_key_file": mqttKeyFile = try Self.path(text)
     case "mqtt_commands": mqttCommands = try Self.bool(text)
     case "mqtt_samples": mqttSamples = try Self.bool(text)
+    case "coach": coach = try Self.bool(text)
     default:
       throw .init("unknown key; known keys are \(Self.keys.joined(separator: ", "))")
     }
@@ -211,6 +214,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     if mqttKeyFile != nil, mqttCertFile == nil {
       throw ConfigurationError(
         key: "mqtt_key_file", reason: "a client key needs its certificate (mqtt_cert_file)")
+    }
+    if coach, mqtt == nil || http == nil {
+      throw ConfigurationError(
+        key: "coach",
+        reason:
+          "the room view needs a broker to follow and a page to show it on: give mqtt and http too")
     }
     return self
   }

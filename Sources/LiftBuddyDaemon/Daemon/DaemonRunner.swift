@@ -138,13 +138,16 @@ public struct DaemonRunner {
     }
     pipeline.add(sink: SocketSink(server: server))
     var web: WebServer?
+    var coach: CoachFeed?
     if let address = configuration.http, let pairingCode {
+      var webConfiguration = WebConfiguration(
+        address: address, pairingCode: pairingCode,
+        siteRoot: configuration.httpRoot ?? WebServer.defaultSiteRoot(),
+        reportDirectory: outputDir)
+      webConfiguration.roomView = configuration.coach
       let webServer = WebServer(
-        configuration: WebConfiguration(
-          address: address, pairingCode: pairingCode,
-          siteRoot: configuration.httpRoot ?? WebServer.defaultSiteRoot(),
-          reportDirectory: outputDir),
-        control: pipeline, logger: logger, eventLoopGroup: eventLoopGroup)
+        configuration: webConfiguration, control: pipeline, logger: logger,
+        eventLoopGroup: eventLoopGroup)
       do {
         try await webServer.start()
       } catch {
@@ -155,6 +158,12 @@ public struct DaemonRunner {
       }
       pipeline.add(sink: WebSink(server: webServer))
       web = webServer
+      // The coach's room view: every rack on the broker, this one included.
+      if configuration.coach, let broker = configuration.mqtt {
+        coach = CoachFeed(
+          configuration: CoachConfiguration(broker: broker, prefix: configuration.mqttPrefix),
+          logger: logger, update: webServer.publishRoom)
+      }
     }
 
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -199,6 +208,7 @@ public struct DaemonRunner {
     await recorder?.close()
     await writer.close()
     await mqtt?.close()
+    await coach?.close()
     await server.shutdown(finalStatus: await pipeline.currentStatus())
     await web?.shutdown()
     try? await eventLoopGroup.shutdownGracefully()

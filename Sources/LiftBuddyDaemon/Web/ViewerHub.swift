@@ -26,6 +26,10 @@ final class ViewerHub: Sendable {
     /// `lift`, in order: the page replays them as if live.
     var currentSet: [ByteBuffer] = []
     static let maxCurrentSet = 1000
+    /// The room view's objects, the latest of each key (the coach's link,
+    /// then one per rack, `publish(frame:key:)`), sent in key order.
+    var latest: [String: ByteBuffer] = [:]
+    static let maxLatest = RoomModel.maxRacks + 1
 
     mutating func record(_ eventClass: EventClass, _ frame: ByteBuffer) {
       switch eventClass {
@@ -39,7 +43,10 @@ final class ViewerHub: Sendable {
       }
     }
 
-    var frames: [ByteBuffer] { [status, lastLift].compactMap { $0 } + currentSet }
+    var frames: [ByteBuffer] {
+      [status, lastLift].compactMap { $0 } + currentSet
+        + latest.sorted { $0.key < $1.key }.map(\.value)
+    }
   }
 
   private let loops: [(loop: any EventLoop, viewers: NIOLoopBoundBox<LoopViewers>)]
@@ -62,10 +69,23 @@ final class ViewerHub: Sendable {
     // Live samples are the one frequent event: not encoded when nobody watches.
     if eventClass == .sample, count == 0 { return }
     let frame = Self.frame(WireEncoder.event(event))
+    broadcast(frame) { $0.record(eventClass, frame) }
+  }
+
+  /// Hands a page object to every open page, and keeps it (the latest per
+  /// `key`) for pages opened later: the room view's state, one per rack.
+  func publish(frame: ByteBuffer, key: String) {
+    broadcast(frame) { backlog in
+      guard backlog.latest[key] != nil || backlog.latest.count < Backlog.maxLatest else { return }
+      backlog.latest[key] = frame
+    }
+  }
+
+  private func broadcast(_ frame: ByteBuffer, remember: (inout Backlog) -> Void) {
     backlog.withLockedValue { backlog in
       backlog.sequence &+= 1
       let sequence = backlog.sequence
-      backlog.record(eventClass, frame)
+      remember(&backlog)
       for (loop, viewers) in loops {
         loop.execute {
           for viewer in viewers.value.viewers.values { viewer.deliver(frame, sequence: sequence) }

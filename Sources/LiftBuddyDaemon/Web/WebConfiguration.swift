@@ -23,6 +23,11 @@ public struct WebConfiguration: Sendable {
   public var viewerBufferBytes = 256 * 1024
   /// A viewer is pinged this often and closed if the last ping is unanswered.
   public var viewerPingInterval = TimeAmount.seconds(20)
+  /// The coach's room view (`/room`, live objects on `/room/events`; see
+  /// docs/mqtt.md), fed by a `CoachFeed`: on with `coach`, and in
+  /// `liftbuddy coach`, where it is also the page at `/`.
+  public var roomView = false
+  public var roomIsHome = false
 
   /// `release` defaults to the one the Unix socket's `version` object names.
   public init(

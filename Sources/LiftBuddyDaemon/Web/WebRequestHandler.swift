@@ -11,10 +11,12 @@ import NIOPosix
 /// | request | answer |
 /// | --- | --- |
 /// | `GET /`, `GET /<file>` | the page's files |
+/// | `GET /room` | the coach's room view (docs/mqtt.md), when it is on |
 /// | `GET /api/history` | every set in the report directory, oldest first |
 /// | `GET /api/reports/<id>` | that report file's bytes |
 /// | `POST /api/command` | a socket-protocol command (`X-Pairing-Code` to steer) |
 /// | `GET /events` + WebSocket upgrade | the live events (see `ViewerHandler`) |
+/// | `GET /room/events` + WebSocket upgrade | the room view's `rack` objects (`CoachFeed`) |
 final class WebRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias OutboundOut = HTTPServerResponsePart
@@ -29,6 +31,10 @@ final class WebRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     var maxBodyBytes: Int
     var threadPool: NIOThreadPool
     var logger: Logger
+    /// The page at `/`: the lifter's, or the room view in `liftbuddy coach`.
+    var home = "/index.html"
+    /// `/room` is the room view's page, when the coach's view is on.
+    var roomView = false
   }
 
   private let environment: Environment
@@ -79,7 +85,10 @@ final class WebRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         environment.history.report(id: id).map { ByteBuffer(bytes: $0) }
       }
     case (.GET, _), (.HEAD, _):
-      guard let file = environment.site.file(at: path) else {
+      let page =
+        path == "/"
+        ? environment.home : (path == "/room" && environment.roomView ? "/room.html" : path)
+      guard let file = environment.site.file(at: page) else {
         respond(context, .notFound, text: "not found\n", headOnly: head.method == .HEAD)
         return
       }

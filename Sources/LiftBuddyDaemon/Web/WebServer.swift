@@ -20,6 +20,8 @@ public final class WebServer: Sendable {
   private let configuration: WebConfiguration
   private let group: any EventLoopGroup
   private let hub: ViewerHub
+  /// The room view's pages (`/room/events`).
+  private let roomHub: ViewerHub
   private let environment: WebRequestHandler.Environment
   private let connections = NIOLockedValueBox((open: 0, closed: false))
   private let state = NIOLockedValueBox(State.idle)
@@ -44,6 +46,7 @@ public final class WebServer: Sendable {
     self.group = eventLoopGroup
     self.logger = logger
     self.hub = ViewerHub(group: eventLoopGroup)
+    self.roomHub = ViewerHub(group: eventLoopGroup)
     var skipped: [String] = []
     let site = StaticSite(root: configuration.siteRoot, skipped: &skipped)
     for line in skipped { logger.warning("web view: \(line)") }
@@ -56,11 +59,16 @@ public final class WebServer: Sendable {
       site: site, history: HistoryIndex(directory: configuration.reportDirectory, logger: logger),
       commands: WebCommandGate(
         control: control, pairingCode: configuration.pairingCode, release: configuration.release),
-      maxBodyBytes: configuration.maxBodyBytes, threadPool: .singleton, logger: logger)
+      maxBodyBytes: configuration.maxBodyBytes, threadPool: .singleton, logger: logger,
+      home: configuration.roomIsHome ? "/room.html" : "/index.html",
+      roomView: configuration.roomView)
   }
 
   /// Live pages connected now.
   public var viewerCount: Int { hub.count }
+
+  /// Room pages connected now.
+  public var roomViewerCount: Int { roomHub.count }
 
   /// Binds and listens, and logs the URL and the pairing code; returns the
   /// address bound (its port, when 0 was asked).
@@ -73,12 +81,24 @@ public final class WebServer: Sendable {
     let bound = channel.localAddress!
     let shown = WebAddress(
       host: bound.ipAddress ?? configuration.address.host, port: bound.port ?? 0)
-    logger.notice("web view on http://\(shown)/ pairing code \(configuration.pairingCode)")
+    if configuration.roomIsHome {
+      // Nothing to steer there, so no pairing code to tell.
+      logger.notice("room view on http://\(shown)/")
+    } else {
+      let room = configuration.roomView ? "; room view at http://\(shown)/room" : ""
+      logger.notice("web view on http://\(shown)/ pairing code \(configuration.pairingCode)\(room)")
+    }
     return bound
   }
 
   /// Hands an event to every open page; returns at once.
   public func publish(_ event: DaemonEvent) { hub.publish(event) }
+
+  /// Hands a room view object (`CoachFeed`'s) to every open room page, and
+  /// keeps the latest of each key for pages opened later; returns at once.
+  public func publishRoom(key: String, frame: ByteBuffer) {
+    roomHub.publish(frame: frame, key: key)
+  }
 
   /// Stops accepting, tells every page the daemon is going away (it will
   /// reconnect by itself), and closes them.
@@ -90,7 +110,7 @@ public final class WebServer: Sendable {
     }
     connections.withLockedValue { $0.closed = true }
     try? await channel?.close()
-    for future in hub.closeAll() { try? await future.get() }
+    for future in hub.closeAll() + roomHub.closeAll() { try? await future.get() }
   }
 
   private func bootstrap() -> ServerBootstrap {
@@ -125,16 +145,19 @@ public final class WebServer: Sendable {
     let requestGuard = RequestGuard(
       maxBytes: configuration.maxRequestBytes, timeout: configuration.requestTimeout)
     let requestHandler = WebRequestHandler(environment: environment)
-    let hub = self.hub
+    let hubs = ["/events": hub].merging(configuration.roomView ? ["/room/events": roomHub] : [:]) {
+      $1
+    }
     let pingInterval = configuration.viewerPingInterval
     let upgrader = NIOWebSocketServerUpgrader(
       maxFrameSize: 4096,
       shouldUpgrade: { channel, head in
-        let path = head.uri.prefix { $0 != "?" }
-        return channel.eventLoop.makeSucceededFuture(path == "/events" ? HTTPHeaders() : nil)
+        let path = String(head.uri.prefix { $0 != "?" })
+        return channel.eventLoop.makeSucceededFuture(hubs[path] != nil ? HTTPHeaders() : nil)
       },
-      upgradePipelineHandler: { channel, _ in
+      upgradePipelineHandler: { channel, head in
         channel.eventLoop.makeCompletedFuture {
+          guard let hub = hubs[String(head.uri.prefix { $0 != "?" })] else { return }
           try channel.pipeline.syncOperations.addHandler(
             ViewerHandler(hub: hub, pingInterval: pingInterval))
         }

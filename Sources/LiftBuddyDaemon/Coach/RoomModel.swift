@@ -1,0 +1,201 @@
+import Foundation
+import LiftBuddyCore
+
+/// Every rack the coach hears of, from the messages the racks publish
+/// (docs/mqtt.md): the socket protocol's objects, one per message, and the
+/// lift report as its file's bytes.
+///
+/// Pure: fed a message, it changes a rack's state and says whether it did.
+/// Lift reports can reach the coach twice (a rack that crashed between the
+/// broker's acknowledgement and removing the report from its disk queue
+/// sends it again): each rack's report id is taken once. What cannot be
+/// read is counted and changes nothing. Memory is bounded: racks, reps
+/// per set, and remembered report ids.
+public struct RoomModel: Sendable {
+  /// What became of the messages so far.
+  public struct Counts: Sendable, Equatable {
+    public var taken = 0
+    /// Lift reports already taken (same rack, same report id).
+    public var duplicates = 0
+    /// Payloads that are not the object their topic names.
+    public var unreadable = 0
+    /// Messages from racks past `maxRacks`.
+    public var racksRefused = 0
+  }
+
+  /// A gym has tens of racks; a broker with thousands of names on it is
+  /// not a room to show, and must not grow the coach's memory.
+  public static let maxRacks = 256
+  /// Report ids remembered for dropping duplicates (a gym's week of sets).
+  public static let maxRememberedReports = 10_000
+  /// A lift report is read up to the size the web view's history reads
+  /// (`HistoryIndex.maxReportBytes`); every other object is a few hundred
+  /// bytes, and is passed on to every page as it came, so a bigger one is
+  /// not a rack's and is refused (counted as unreadable).
+  public static let maxReportBytes = HistoryIndex.maxReportBytes
+  public static let maxObjectBytes = 16 * 1024
+
+  public private(set) var racks: [String: RackState] = [:]
+  public private(set) var counts = Counts()
+  private var seenReports: Set<String> = []
+  private var seenOrder: [String] = []
+
+  public init() {}
+
+  /// Applies one message; true when the rack's state changed.
+  @discardableResult
+  public mutating func apply(rack name: String, _ eventClass: EventClass, payload: [UInt8])
+    -> Bool
+  {
+    guard racks[name] != nil || racks.count < Self.maxRacks else {
+      counts.racksRefused += 1
+      return false
+    }
+    guard payload.count <= (eventClass == .lift ? Self.maxReportBytes : Self.maxObjectBytes) else {
+      counts.unreadable += 1
+      return false
+    }
+    var rack = racks[name] ?? RackState(name: name)
+    let changed: Bool
+    do {
+      changed = try Self.apply(eventClass, payload, to: &rack, model: &self)
+    } catch {
+      counts.unreadable += 1
+      return false
+    }
+    if changed {
+      counts.taken += 1
+      racks[name] = rack
+    }
+    return changed
+  }
+
+  // MARK: - The classes
+
+  private struct StatusPayload: Decodable { var state: String }
+
+  private struct SetPayload: Decodable {
+    var setID: String
+    var set: Int
+    var exercise: String?
+    var loadKg: Double?
+    enum CodingKeys: String, CodingKey {
+      case set, exercise
+      case setID = "set_id"
+      case loadKg = "load_kg"
+    }
+  }
+
+  private struct RepPayload: Decodable {
+    var setID: String
+    var set: Int
+    var exercise: String?
+    var loadKg: Double?
+    var rep: RepReport
+    var velocityLossPct: Double?
+    enum CodingKeys: String, CodingKey {
+      case set, exercise, rep
+      case setID = "set_id"
+      case loadKg = "load_kg"
+      case velocityLossPct = "velocity_loss_pct"
+    }
+  }
+
+  private struct WithdrawnPayload: Decodable {
+    var setID: String
+    var index: Int
+    enum CodingKeys: String, CodingKey {
+      case index
+      case setID = "set_id"
+    }
+  }
+
+  private static func apply(
+    _ eventClass: EventClass, _ payload: [UInt8], to rack: inout RackState,
+    model: inout RoomModel
+  ) throws -> Bool {
+    let data = Data(payload)
+    let decoder = JSONDecoder()
+    switch eventClass {
+    case .status:
+      let status = try decoder.decode(StatusPayload.self, from: data)
+      rack.online = status.state != "offline"
+      rack.status = payload
+    case .set:
+      let set = try decoder.decode(SetPayload.self, from: data)
+      rack.online = true
+      rack.startSet(set.setID, number: set.set, exercise: set.exercise, loadKg: set.loadKg)
+    case .rep, .repProvisional:
+      let o = try decoder.decode(RepPayload.self, from: data)
+      let provisional = eventClass == .repProvisional
+      rack.online = true
+      rack.startSet(o.setID, number: o.set, exercise: o.exercise, loadKg: o.loadKg)
+      // A final rep is never changed; the set's report settles it.
+      if rack.set?.finished == true { return false }
+      if provisional, rack.reps[o.rep.index]?.provisional == false { return false }
+      guard rack.reps[o.rep.index] != nil || rack.reps.count < RackState.maxReps else {
+        return false
+      }
+      rack.reps[o.rep.index] = .init(
+        index: o.rep.index, meanVelocityMps: o.rep.meanVelocityMps, provisional: provisional)
+      rack.lastRep = payload
+      rack.lastRepIndex = o.rep.index
+      if !provisional { rack.velocityLossPct = o.velocityLossPct }
+    case .repWithdrawn:
+      let o = try decoder.decode(WithdrawnPayload.self, from: data)
+      guard rack.set?.setID == o.setID, rack.reps[o.index]?.provisional == true else {
+        return false
+      }
+      rack.reps[o.index] = nil
+      if rack.lastRepIndex == o.index {
+        rack.lastRep = nil
+        rack.lastRepIndex = nil
+      }
+    case .lift:
+      let report = try decoder.decode(LiftReport.self, from: data)
+      guard model.remember(report: report.id, of: rack.name) else {
+        model.counts.duplicates += 1
+        return false
+      }
+      rack.online = true
+      rack.lifts += 1
+      rack.lastLift = .init(
+        id: report.id, exercise: report.exercise, loadKg: report.loadKg, summary: report.summary)
+      if rack.set?.setID == report.id {
+        // The report holds exactly the set's final reps: a rep message lost
+        // on the way (they go with QoS 0) is mended here.
+        rack.set?.finished = true
+        rack.reps = Dictionary(
+          uniqueKeysWithValues: report.reps.map {
+            (
+              $0.index,
+              RackState.Rep(
+                index: $0.index, meanVelocityMps: $0.meanVelocityMps, provisional: false)
+            )
+          })
+        if let index = rack.lastRepIndex, rack.reps[index] == nil {
+          rack.lastRep = nil
+          rack.lastRepIndex = nil
+        }
+        rack.velocityLossPct = report.summary.velocityLossPct
+      }
+    case .sample:
+      return false
+    }
+    return true
+  }
+
+  /// False when this rack's report id was taken before.
+  private mutating func remember(report id: String, of rack: String) -> Bool {
+    let key = rack + "/" + id
+    guard seenReports.insert(key).inserted else { return false }
+    seenOrder.append(key)
+    if seenOrder.count > Self.maxRememberedReports {
+      // The oldest half at once: amortised O(1) without a ring buffer.
+      let oldest = seenOrder.prefix(Self.maxRememberedReports / 2)
+      seenReports.subtract(oldest)
+      seenOrder.removeFirst(oldest.count)
+    }
+    return true
+  }
+}
