@@ -37,21 +37,29 @@ final class LoopInbox: Sendable {
   }
 
   /// The next input, in order; nil once the inbox is closed and empty, or
-  /// at once when the calling task is cancelled. One consumer only.
-  func next() async -> Pipeline.Input? {
+  /// at once when the calling task is cancelled. One consumer only. Waits
+  /// in the caller's isolation, so that a loop pinned to an executor (see
+  /// `Pipeline.Options.executor`) is resumed there directly, with no hop
+  /// through the global pool.
+  func next(isolation: isolated (any Actor)? = #isolation) async -> Pipeline.Input? {
     if Task.isCancelled { return nil }
-    return await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Pipeline.Input?, Never>) in
-        let ready: Pipeline.Input?? = state.withLock { state in
-          if let first = state.buffer.popFirst() { return .some(first) }
-          if state.closed { return .some(nil) }
-          state.waiter = continuation
-          return nil
-        }
-        if let ready { continuation.resume(returning: ready) }
+    // The isolation is passed on explicitly: a closure's `#isolation` is
+    // not its caller's, and the wait would resume on the global pool.
+    return await withTaskCancellationHandler(
+      operation: { await wait(isolation: isolation) }, onCancel: { close() },
+      isolation: isolation)
+  }
+
+  private func wait(isolation: isolated (any Actor)?) async -> Pipeline.Input? {
+    await withUnsafeContinuation(isolation: isolation) {
+      (continuation: UnsafeContinuation<Pipeline.Input?, Never>) in
+      let ready: Pipeline.Input?? = state.withLock { state in
+        if let first = state.buffer.popFirst() { return .some(first) }
+        if state.closed { return .some(nil) }
+        state.waiter = continuation
+        return nil
       }
-    } onCancel: {
-      close()
+      if let ready { continuation.resume(returning: ready) }
     }
   }
 

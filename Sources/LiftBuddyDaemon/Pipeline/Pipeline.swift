@@ -38,15 +38,20 @@ public final class Pipeline: DaemonControl {
     public var recorder: StreamRecorder?
     /// Whose counts the `status` object carries.
     public var reportWriter: ReportFileWriter?
+    /// Where the loop runs: the socket server's event loop in the daemon
+    /// (see `LoopHost`); nil: the global pool.
+    public var executor: (any SerialExecutor)?
 
     public init(
       sampleRateHz: Double? = 10, tick: Duration? = .milliseconds(500),
-      recorder: StreamRecorder? = nil, reportWriter: ReportFileWriter? = nil
+      recorder: StreamRecorder? = nil, reportWriter: ReportFileWriter? = nil,
+      executor: (any SerialExecutor)? = nil
     ) {
       self.sampleRateHz = sampleRateHz
       self.tick = tick
       self.recorder = recorder
       self.reportWriter = reportWriter
+      self.executor = executor
     }
   }
 
@@ -103,6 +108,15 @@ public final class Pipeline: DaemonControl {
   /// Reads the source until it ends or the calling task is cancelled, then
   /// closes the set in progress. Call once.
   public func run() async {
+    if let executor = options.executor {
+      await LoopHost(executor: executor).run(self)
+    } else {
+      await loop()
+    }
+  }
+
+  /// The loop, in the caller's isolation.
+  func loop(isolation: isolated (any Actor)? = #isolation) async {
     guard var session = pendingSession.withLock({ $0.take() }) else { return }
     let sinks = self.sinks.withLock { $0 }
     publish(&session, to: sinks)
@@ -133,7 +147,10 @@ public final class Pipeline: DaemonControl {
   }
 
   /// Takes inputs until the source ends or the calling task is cancelled.
-  private func consume(_ session: inout SessionLoop, _ sinks: [any EventSink]) async {
+  private func consume(
+    _ session: inout SessionLoop, _ sinks: [any EventSink],
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
     while let input = await inbox.next() {
       var applied: SourceReceipt?
       switch input {
