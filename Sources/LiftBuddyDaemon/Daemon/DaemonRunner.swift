@@ -107,10 +107,6 @@ public struct DaemonRunner {
           source: source.name, spoolDirectory: outputDir),
         logger: logger)
     }
-    // One thread serves the socket's and the web view's clients alike, and
-    // runs the pipeline's loop, so that events reach them without a
-    // thread hop (see `LoopHost`).
-    let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let pipeline = Pipeline(
       source: source, configuration: configuration.analyzer, exercise: exercise, loadKg: loadKg,
       sinks: Self.sinks(
@@ -118,11 +114,12 @@ public struct DaemonRunner {
         statusSuffix: pairingCode.map { "; web pairing code \($0)" } ?? "", mqtt: mqtt),
       options: .init(
         sampleRateHz: isMaxSpeed ? nil : configuration.sampleRateHz,
-        tick: isMaxSpeed ? nil : .milliseconds(500), recorder: recorder, reportWriter: writer,
-        executor: eventLoopGroup.next().executor),
+        tick: isMaxSpeed ? nil : .milliseconds(500), recorder: recorder, reportWriter: writer),
       logger: logger)
 
     let socketPath = configuration.resolvedSocketPath(environment: environment)
+    // One thread serves the socket's and the web view's clients alike.
+    let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let server = SocketServer(
       configuration: SocketConfiguration(
         path: socketPath, mode: mode_t(configuration.socketMode), group: configuration.socketGroup,

@@ -38,8 +38,8 @@ public final class Pipeline: DaemonControl {
     public var recorder: StreamRecorder?
     /// Whose counts the `status` object carries.
     public var reportWriter: ReportFileWriter?
-    /// Where the loop runs: the socket server's event loop in the daemon
-    /// (see `LoopHost`); nil: the global pool.
+    /// Where the loop runs; nil: the global pool, as in the daemon. See
+    /// `LoopHost` for what an event loop here buys and costs.
     public var executor: (any SerialExecutor)?
 
     public init(
