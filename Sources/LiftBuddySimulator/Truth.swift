@@ -68,9 +68,9 @@ public struct Truth: Codable, Sendable, Equatable {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(format, forKey: .format)
     try c.encode(stream, forKey: .stream)
-    try c.encode(seed, forKey: .seed)
-    try c.encode(transport, forKey: .transport)
-    try c.encode(noise, forKey: .noise)
+    try c.encodeOrNull(seed, forKey: .seed)
+    try c.encodeOrNull(transport, forKey: .transport)
+    try c.encodeOrNull(noise, forKey: .noise)
     try c.encodeIfPresent(firmware, forKey: .firmware)
     try c.encode(sets, forKey: .sets)
     try c.encode(nonReps, forKey: .nonReps)
@@ -108,8 +108,8 @@ public struct TruthSet: Codable, Sendable, Equatable {
 
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(exercise, forKey: .exercise)
-    try c.encode(loadKg, forKey: .loadKg)
+    try c.encodeOrNull(exercise, forKey: .exercise)
+    try c.encodeOrNull(loadKg, forKey: .loadKg)
     try c.encode(startS, forKey: .startS)
     try c.encode(endS, forKey: .endS)
     try c.encode(reps, forKey: .reps)
@@ -169,9 +169,9 @@ public struct TruthRep: Codable, Sendable, Equatable {
     try c.encode(romCm, forKey: .romCm)
     try c.encode(meanVelocityMps, forKey: .meanVelocityMps)
     try c.encode(peakVelocityMps, forKey: .peakVelocityMps)
-    try c.encode(eccentricStartS, forKey: .eccentricStartS)
-    try c.encode(stickingPointCm, forKey: .stickingPointCm)
-    try c.encode(maxAbsPitchDeg, forKey: .maxAbsPitchDeg)
-    try c.encode(maxAbsRollDeg, forKey: .maxAbsRollDeg)
+    try c.encodeOrNull(eccentricStartS, forKey: .eccentricStartS)
+    try c.encodeOrNull(stickingPointCm, forKey: .stickingPointCm)
+    try c.encodeOrNull(maxAbsPitchDeg, forKey: .maxAbsPitchDeg)
+    try c.encodeOrNull(maxAbsRollDeg, forKey: .maxAbsRollDeg)
   }
 }

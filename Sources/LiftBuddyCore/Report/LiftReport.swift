@@ -52,14 +52,15 @@ public struct LiftReport: Codable, Equatable, Sendable {
     case reps, summary, recommendations, quality
   }
 
-  /// Explicit nulls, so that subscribers see "unknown" rather than a missing key.
+  /// Explicit nulls (`encodeOrNull`), so that subscribers see "unknown"
+  /// rather than a missing key.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(schema, forKey: .schema)
     try c.encode(id, forKey: .id)
     try c.encode(source, forKey: .source)
-    try c.encode(exercise, forKey: .exercise)
-    try c.encode(loadKg, forKey: .loadKg)
+    try c.encodeOrNull(exercise, forKey: .exercise)
+    try c.encodeOrNull(loadKg, forKey: .loadKg)
     try c.encode(startedAt, forKey: .startedAt)
     try c.encode(endedAt, forKey: .endedAt)
     try c.encode(startS, forKey: .startS)
@@ -136,10 +137,10 @@ public struct RepReport: Codable, Equatable, Sendable {
     try c.encode(meanPropulsiveVelocityMps, forKey: .meanPropulsiveVelocityMps)
     try c.encode(timeToPeakVelocityS, forKey: .timeToPeakVelocityS)
     try c.encode(peakAccelerationMps2, forKey: .peakAccelerationMps2)
-    try c.encode(eccentricDurationS, forKey: .eccentricDurationS)
-    try c.encode(stickingPointCm, forKey: .stickingPointCm)
-    try c.encode(maxAbsPitchDeg, forKey: .maxAbsPitchDeg)
-    try c.encode(maxAbsRollDeg, forKey: .maxAbsRollDeg)
+    try c.encodeOrNull(eccentricDurationS, forKey: .eccentricDurationS)
+    try c.encodeOrNull(stickingPointCm, forKey: .stickingPointCm)
+    try c.encodeOrNull(maxAbsPitchDeg, forKey: .maxAbsPitchDeg)
+    try c.encodeOrNull(maxAbsRollDeg, forKey: .maxAbsRollDeg)
   }
 }
 
@@ -170,9 +171,9 @@ public struct SetSummary: Codable, Equatable, Sendable {
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(repCount, forKey: .repCount)
-    try c.encode(bestMeanVelocityMps, forKey: .bestMeanVelocityMps)
-    try c.encode(velocityLossPct, forKey: .velocityLossPct)
-    try c.encode(estimatedOneRepMaxKg, forKey: .estimatedOneRepMaxKg)
+    try c.encodeOrNull(bestMeanVelocityMps, forKey: .bestMeanVelocityMps)
+    try c.encodeOrNull(velocityLossPct, forKey: .velocityLossPct)
+    try c.encodeOrNull(estimatedOneRepMaxKg, forKey: .estimatedOneRepMaxKg)
   }
 }
 
@@ -196,7 +197,7 @@ public struct Recommendation: Codable, Equatable, Sendable {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(code, forKey: .code)
     try c.encode(severity, forKey: .severity)
-    try c.encode(rep, forKey: .rep)
+    try c.encodeOrNull(rep, forKey: .rep)
     try c.encode(message, forKey: .message)
   }
 }

@@ -19,9 +19,9 @@ struct OfflineStatusObject: Encodable {
     try c.encode(state, forKey: .state)
     try c.encode(source, forKey: .source)
     try c.encode(message, forKey: .message)
-    try c.encodeNil(forKey: .quality)
-    try c.encodeNil(forKey: .t)
-    try c.encodeNil(forKey: .reports)
+    try c.encodeNull(forKey: .quality)
+    try c.encodeNull(forKey: .t)
+    try c.encodeNull(forKey: .reports)
   }
 
   func encoded() -> [UInt8] {

@@ -1,4 +1,3 @@
-import AsyncAlgorithms
 import LiftBuddyCore
 import Logging
 import Synchronization
@@ -6,8 +5,8 @@ import Synchronization
 /// Source → analysis → sinks, for one session, as one ordered loop.
 ///
 /// Source events, clock ticks and commands (from socket clients, SIGHUP, the
-/// watchdog) are merged into one sequence (swift-async-algorithms' `merge`)
-/// that a single task consumes: each input is applied to the session
+/// watchdog) go into one queue (`LoopInbox`) in the order they happen, and a
+/// single task takes them out: each input is applied to the session
 /// (`SessionLoop`), and the events it produced are published to every sink,
 /// in order, before the next input is taken. Nothing else touches the
 /// analyzer, and no sink can be overtaken: an `end_set` never reaches a
@@ -16,6 +15,16 @@ import Synchronization
 ///
 /// The same pipeline serves live capture, paced replay and `--speed max`;
 /// only the source differs.
+///
+/// Why one queue rather than `merge` of three streams: a live source pushes
+/// straight into it from its reading thread (`SourceOutput`), so a serial
+/// chunk costs one wake-up of the loop's task and no generic code. Merging
+/// the source's own stream with the ticks and the commands
+/// (swift-async-algorithms) put a task hop and unspecialised generic code
+/// between every chunk and the loop: on a still bar at 40 Hz the daemon
+/// took more CPU than before the loop existed (BENCHMARKS.md). A replay
+/// waits for each run of rows to be applied before reading on
+/// (`SourceOutput.send`), so it cannot run ahead of the analysis.
 public final class Pipeline: DaemonControl {
   public struct Options: Sendable {
     /// Upper bound on `sample` events per second of source time; nil: none
@@ -29,21 +38,27 @@ public final class Pipeline: DaemonControl {
     public var recorder: StreamRecorder?
     /// Whose counts the `status` object carries.
     public var reportWriter: ReportFileWriter?
+    /// Where the loop runs; nil: the global pool, as in the daemon. See
+    /// `LoopHost` for what an event loop here buys and costs.
+    public var executor: (any SerialExecutor)?
 
     public init(
       sampleRateHz: Double? = 10, tick: Duration? = .milliseconds(500),
-      recorder: StreamRecorder? = nil, reportWriter: ReportFileWriter? = nil
+      recorder: StreamRecorder? = nil, reportWriter: ReportFileWriter? = nil,
+      executor: (any SerialExecutor)? = nil
     ) {
       self.sampleRateHz = sampleRateHz
       self.tick = tick
       self.recorder = recorder
       self.reportWriter = reportWriter
+      self.executor = executor
     }
   }
 
   /// What the loop takes, one at a time.
   enum Input: Sendable {
-    case source(SourceEvent)
+    /// With a receipt when the source waits until the event is applied.
+    case source(SourceEvent, SourceReceipt?)
     case sourceEnded
     case tick
     case request(Request)
@@ -56,8 +71,8 @@ public final class Pipeline: DaemonControl {
   private let sinks: Mutex<[any EventSink]>
   /// Set-up for the loop, taken by `run` (so it runs once).
   private let pendingSession: Mutex<SessionLoop?>
-  private let requests: AsyncStream<Input>
-  private let requestContinuation: AsyncStream<Input>.Continuation
+  /// The loop's one input queue: source events, ticks and requests.
+  private let inbox = LoopInbox()
   /// Requests sent and not yet answered, and whether the loop still takes
   /// them: the ones left when it ends are told it is stopping at once.
   private let waiting = Mutex((accepting: true, requests: [ObjectIdentifier: Request]()))
@@ -85,7 +100,6 @@ public final class Pipeline: DaemonControl {
       loadKg: loadKg, sampleRateHz: options.sampleRateHz, recorder: options.recorder)
     snapshot = Mutex((session.currentStatus(), session.nextSet))
     pendingSession = Mutex(session)
-    (requests, requestContinuation) = AsyncStream.makeStream(of: Input.self)
   }
 
   /// Adds a sink (the socket server, once it listens). Call before `run`.
@@ -94,18 +108,32 @@ public final class Pipeline: DaemonControl {
   /// Reads the source until it ends or the calling task is cancelled, then
   /// closes the set in progress. Call once.
   public func run() async {
+    if let executor = options.executor {
+      await LoopHost(executor: executor).run(self)
+    } else {
+      await loop()
+    }
+  }
+
+  /// The loop, in the caller's isolation.
+  func loop(isolation: isolated (any Actor)? = #isolation) async {
     guard var session = pendingSession.withLock({ $0.take() }) else { return }
     let sinks = self.sinks.withLock { $0 }
     publish(&session, to: sinks)
-    let fromSource = chain(
-      source.events(clock: clock).map { Input.source($0) }, [Input.sourceEnded].async)
-    if let tick = options.tick, tick > .zero {
-      let ticks = AsyncTimerSequence(interval: tick, clock: .continuous).map { _ in Input.tick }
-      await consume(merge(fromSource, ticks, requests), &session, sinks)
-    } else {
-      await consume(merge(fromSource, requests), &session, sinks)
+    let inbox = self.inbox
+    let output = SourceOutput(
+      deliver: { event, receipt in inbox.yield(.source(event, receipt)) },
+      end: { inbox.yield(.sourceEnded) })
+    source.start(clock: clock, output: output)
+    let ticker = options.tick.flatMap { tick in
+      tick > .zero ? Task { await Self.tick(every: tick, into: inbox) } : nil
     }
-    requestContinuation.finish()
+    await consume(&session, sinks)
+    ticker?.cancel()
+    output.close()
+    // Whatever was still queued is not applied: a source waiting on it is
+    // told so (requests are answered below).
+    for case .source(_, let receipt?) in inbox.drain() { receipt.signal(accepted: false) }
     let left = waiting.withLock { state in
       state.accepting = false
       defer { state.requests.removeAll() }
@@ -118,23 +146,37 @@ public final class Pipeline: DaemonControl {
     options.recorder?.flush()
   }
 
-  private func consume<S: AsyncSequence>(
-    _ inputs: S, _ session: inout SessionLoop, _ sinks: [any EventSink]
-  ) async where S.Element == Input {
-    do {
-      for try await input in inputs {
-        switch input {
-        case .source(let event): session.handle(event)
-        case .sourceEnded: return
-        case .tick: session.tick(now: clock.now())
-        case .request(let request):
-          answer(request, &session)
-          refreshSnapshot(session)
-        }
-        publish(&session, to: sinks)
+  /// Takes inputs until the source ends or the calling task is cancelled.
+  private func consume(
+    _ session: inout SessionLoop, _ sinks: [any EventSink],
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
+    while let input = await inbox.next() {
+      var applied: SourceReceipt?
+      switch input {
+      case .source(let event, let receipt):
+        session.handle(event)
+        applied = receipt
+      case .sourceEnded: return
+      case .tick: session.tick(now: clock.now())
+      case .request(let request):
+        answer(request, &session)
+        refreshSnapshot(session)
       }
-    } catch {
-      logger.error("pipeline input failed: \(error)")
+      publish(&session, to: sinks)
+      applied?.signal()
+    }
+  }
+
+  /// Lets the source clock advance the analysis when the clip is quiet.
+  private static func tick(every interval: Duration, into inbox: LoopInbox) async {
+    var due = ContinuousClock.now
+    while true {
+      due += interval
+      do { try await Task.sleep(until: due, tolerance: interval / 10, clock: .continuous) } catch {
+        return
+      }
+      guard inbox.yield(.tick) else { return }
     }
   }
 
@@ -192,9 +234,7 @@ public final class Pipeline: DaemonControl {
         return true
       }
       if !accepted { request.reply(.stopping) }
-      if accepted, case .terminated = requestContinuation.yield(.request(request)) {
-        request.reply(.stopping)
-      }
+      if accepted, !inbox.yield(.request(request)) { request.reply(.stopping) }
     }
   }
 

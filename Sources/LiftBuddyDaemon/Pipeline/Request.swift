@@ -3,7 +3,7 @@ import Synchronization
 
 /// A question for the pipeline's loop, with the continuation its asker
 /// waits on. Answered exactly once: by the loop, or, if the loop ends with
-/// the request still queued (the stream drops it), when the request goes
+/// the request still queued (the inbox drops it), when the request goes
 /// away, with "the daemon is stopping". A client is never left waiting.
 final class Request: Sendable {
   enum Question: Sendable {

@@ -60,8 +60,8 @@ private struct WireCommand: Encodable {
       try c.encode(enable, forKey: .enable)
       try c.encode(classes.map(\.rawValue), forKey: .classes)
     case .set(let exercise, let loadKg):
-      try c.encode(exercise, forKey: .exercise)
-      try c.encode(loadKg, forKey: .loadKg)
+      try c.encodeOrNull(exercise, forKey: .exercise)
+      try c.encodeOrNull(loadKg, forKey: .loadKg)
     case .startSet, .endSet, .status, .version:
       break
     }

@@ -1,9 +1,9 @@
 import LiftBuddyCore
 
 // The shapes of the objects the server sends, one struct per class. Each
-// writes its optional fields as explicit nulls (as the report types do), so a
-// subscriber sees "unknown" rather than a missing key, and every object has
-// the same keys every time.
+// writes its optional fields as explicit nulls (`encodeOrNull`, as the
+// report types do), so a subscriber sees "unknown" rather than a missing
+// key, and every object has the same keys every time.
 
 struct VersionObject: Encodable {
   let `class` = "version"
@@ -67,10 +67,10 @@ struct StatusObject: Encodable {
     try c.encode(`class`, forKey: .class)
     try c.encode(status.state, forKey: .state)
     try c.encode(status.source, forKey: .source)
-    try c.encode(status.message, forKey: .message)
+    try c.encodeOrNull(status.message, forKey: .message)
     try c.encode(status.quality, forKey: .quality)
     try c.encode(status.t, forKey: .t)
-    try c.encode(status.reports.map(Reports.init), forKey: .reports)
+    try c.encodeOrNull(status.reports.map(Reports.init), forKey: .reports)
   }
 }
 
@@ -91,8 +91,8 @@ struct SetObject: Encodable {
     try c.encode(set.setID, forKey: .setID)
     try c.encode(set.setNumber, forKey: .set)
     try c.encode(set.startS, forKey: .startS)
-    try c.encode(set.exercise, forKey: .exercise)
-    try c.encode(set.loadKg, forKey: .loadKg)
+    try c.encodeOrNull(set.exercise, forKey: .exercise)
+    try c.encodeOrNull(set.loadKg, forKey: .loadKg)
   }
 }
 
@@ -114,10 +114,10 @@ struct RepObject: Encodable {
     try c.encode(`class`, forKey: .class)
     try c.encode(event.setID, forKey: .setID)
     try c.encode(event.setNumber, forKey: .set)
-    try c.encode(event.exercise, forKey: .exercise)
-    try c.encode(event.loadKg, forKey: .loadKg)
+    try c.encodeOrNull(event.exercise, forKey: .exercise)
+    try c.encodeOrNull(event.loadKg, forKey: .loadKg)
     try c.encode(event.rep, forKey: .rep)
-    try c.encode(event.velocityLossPct, forKey: .velocityLossPct)
+    try c.encodeOrNull(event.velocityLossPct, forKey: .velocityLossPct)
   }
 }
 
@@ -163,9 +163,9 @@ struct SampleObject: Encodable {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(`class`, forKey: .class)
     try c.encode(state.t, forKey: .t)
-    try c.encode(state.heightCm, forKey: .heightCm)
-    try c.encode(state.velocityMps, forKey: .velocityMps)
-    try c.encode(state.pitchDeg, forKey: .pitchDeg)
-    try c.encode(state.rollDeg, forKey: .rollDeg)
+    try c.encodeOrNull(state.heightCm, forKey: .heightCm)
+    try c.encodeOrNull(state.velocityMps, forKey: .velocityMps)
+    try c.encodeOrNull(state.pitchDeg, forKey: .pitchDeg)
+    try c.encodeOrNull(state.rollDeg, forKey: .rollDeg)
   }
 }

@@ -62,19 +62,16 @@ public struct BLESource: ClipSource {
     self.find = find
   }
 
-  public func events(clock: SourceClock) -> AsyncStream<SourceEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: SourceEvent.self, bufferingPolicy: .unbounded)
+  public func start(clock: SourceClock, output: SourceOutput) {
     let task = Task {
-      await run(clock: clock, out: continuation)
-      continuation.finish()
+      await run(clock: clock, out: output)
+      output.finish()
     }
-    continuation.onTermination = { _ in task.cancel() }
-    return stream
+    output.onClose { task.cancel() }
   }
 
   /// Connect, stream, back off, again — until cancelled.
-  private func run(clock: SourceClock, out: AsyncStream<SourceEvent>.Continuation) async {
+  private func run(clock: SourceClock, out: SourceOutput) async {
     var backoff = self.backoff
     var known: (BluetoothAddress, LEAddressType)?
     if case .address(let address, let type) = target.peer { known = (address, type) }

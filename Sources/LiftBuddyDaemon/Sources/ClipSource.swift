@@ -11,22 +11,46 @@ import LiftBuddyCore
 /// adding a transport means adding one type that conforms to it, with no
 /// change to the analyzer, the pipeline or the sinks.
 ///
-/// A source is a description of where to read (a path, an address). Calling
-/// `events(clock:)` starts reading; the stream ends when the source is
-/// exhausted (end of a replayed file) and stops as soon as the consuming task
-/// is cancelled. A live source never ends on its own: when the device goes
-/// away it reports `.status(.lost…)`, then `.status(.retrying…)`, and goes on
-/// with `.status(.connected…)` once the device is back.
+/// A source is a description of where to read (a path, an address).
+/// `start(clock:output:)` starts reading and hands every event to `output`
+/// until the output is closed (the consumer stopped) or, for a recorded
+/// source, the stream is exhausted (`output.finish()`). A live source never
+/// ends on its own: when the device goes away it reports `.status(.lost…)`,
+/// then `.status(.retrying…)`, and goes on with `.status(.connected…)` once
+/// the device is back. `events(clock:)` gives the same events as a stream
+/// (for tools and tests), ending when the source does and stopping it as
+/// soon as the consuming task is cancelled.
 public protocol ClipSource: Sendable {
   /// The report's `source` string: `serial:/dev/ttyUSB0`, `ble:C8:FD:19:00:11:22`,
   /// `replay:squat-5x100.lbs`.
   var name: String { get }
   /// What the source knows about the session before its first line.
   var hints: SourceHints { get }
-  /// Starts reading. Live sources stamp bytes with `clock.now()` (seconds on
-  /// the source clock); recorded sources carry their own times and may ignore
-  /// the clock.
+  /// Starts reading into `output` and returns at once. Live sources stamp
+  /// bytes with `clock.now()` (seconds on the source clock); recorded
+  /// sources carry their own times and may ignore the clock.
+  func start(clock: SourceClock, output: SourceOutput)
+  /// Starts reading; the stream's end is the source's.
   func events(clock: SourceClock) -> AsyncStream<SourceEvent>
+}
+
+extension ClipSource {
+  public func events(clock: SourceClock) -> AsyncStream<SourceEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: SourceEvent.self, bufferingPolicy: .unbounded)
+    let output = SourceOutput(
+      deliver: { event, receipt in
+        // No consumer tells this stream's events apart as applied; a source
+        // that must not run ahead overrides this method (see ReplaySource).
+        defer { receipt?.signal() }
+        if case .terminated = continuation.yield(event) { return false }
+        return true
+      },
+      end: { continuation.finish() })
+    continuation.onTermination = { _ in output.close() }
+    start(clock: clock, output: output)
+    return stream
+  }
 }
 
 /// What the pipeline receives from a source, in order.

@@ -43,6 +43,22 @@ public struct ReplaySource: ClipSource {
       exercise: session.exercise, loadKg: session.loadKg, nominalRateHz: header.rateHz)
   }
 
+  /// Hands each run of rows on and waits until the pipeline has applied it
+  /// before reading on: at `--speed max` the file is read no faster than
+  /// it is analysed.
+  public func start(clock: SourceClock, output: SourceOutput) {
+    let player = ReplayPlayer(
+      path: path, speed: speed, loop: loop, nominalRateHz: nominalRateHz)
+    let task = Task {
+      while let event = await player.next() {
+        guard await output.send(event) else { return }
+      }
+      output.finish()
+    }
+    output.onClose { task.cancel() }
+  }
+
+  /// Pull-driven: the next chunk is read when the consumer asks for it.
   public func events(clock: SourceClock) -> AsyncStream<SourceEvent> {
     let player = ReplayPlayer(
       path: path, speed: speed, loop: loop, nominalRateHz: nominalRateHz)

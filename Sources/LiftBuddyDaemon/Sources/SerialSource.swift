@@ -39,27 +39,24 @@ public struct SerialSource: ClipSource {
     self.backoff = backoff
   }
 
-  public func events(clock: SourceClock) -> AsyncStream<SourceEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: SourceEvent.self, bufferingPolicy: .unbounded)
+  public func start(clock: SourceClock, output: SourceOutput) {
     let wake: WakePipe
     do {
       wake = try WakePipe()
     } catch {
-      continuation.yield(.status(.lost(reason: "cannot create a wake-up pipe: \(error)")))
-      continuation.finish()
-      return stream
+      output.yield(.status(.lost(reason: "cannot create a wake-up pipe: \(error)")))
+      output.finish()
+      return
     }
-    continuation.onTermination = { _ in wake.wake() }
+    output.onClose { wake.wake() }
     let reader = SerialReader(
-      locate: locate, baud: baud, backoff: backoff, clock: clock, wake: wake, out: continuation)
+      locate: locate, baud: baud, backoff: backoff, clock: clock, wake: wake, out: output)
     let thread = Thread {
       var reader = reader
       reader.run()
     }
     thread.name = "liftbuddy-serial"
     thread.start()
-    return stream
   }
 }
 
@@ -71,12 +68,11 @@ private struct SerialReader: Sendable {
   private var backoff: Backoff
   private let clock: SourceClock
   private let wake: WakePipe
-  private let out: AsyncStream<SourceEvent>.Continuation
+  private let out: SourceOutput
 
   init(
     locate: @escaping SerialSource.Locator, baud: Int, backoff: Backoff, clock: SourceClock,
-    wake: WakePipe,
-    out: AsyncStream<SourceEvent>.Continuation
+    wake: WakePipe, out: SourceOutput
   ) {
     self.locate = locate
     self.baud = baud

@@ -40,12 +40,12 @@ final class HistoryIndex: Sendable {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(id, forKey: .id)
       try c.encode(startedAt, forKey: .startedAt)
-      try c.encode(exercise, forKey: .exercise)
-      try c.encode(loadKg, forKey: .loadKg)
+      try c.encodeOrNull(exercise, forKey: .exercise)
+      try c.encodeOrNull(loadKg, forKey: .loadKg)
       try c.encode(repCount, forKey: .repCount)
-      try c.encode(bestMeanVelocityMps, forKey: .bestMeanVelocityMps)
-      try c.encode(velocityLossPct, forKey: .velocityLossPct)
-      try c.encode(estimatedOneRepMaxKg, forKey: .estimatedOneRepMaxKg)
+      try c.encodeOrNull(bestMeanVelocityMps, forKey: .bestMeanVelocityMps)
+      try c.encodeOrNull(velocityLossPct, forKey: .velocityLossPct)
+      try c.encodeOrNull(estimatedOneRepMaxKg, forKey: .estimatedOneRepMaxKg)
       try c.encode(meanVelocitiesMps, forKey: .meanVelocitiesMps)
     }
   }
