@@ -20,7 +20,6 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
     .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
-    .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
   ],
   targets: [
     // The analysis core: pure, online, deterministic. No I/O, no clocks.
@@ -62,7 +61,6 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "SystemPackage", package: "swift-system"),
-        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
       ],
       // The web view's page (docs/web.md), read once at start.
