@@ -25,6 +25,45 @@ struct CoachCommand: AsyncParsableCommand {
   var prefix = "liftbuddy"
 
   @Option(
+    name: .customLong("mqtt-username"),
+    help: ArgumentHelp(
+      "The broker's user name for the coach (its ACL lets it read every rack; docs/mqtt.md).",
+      valueName: "name"))
+  var mqttUsername: String?
+
+  @Option(
+    name: .customLong("mqtt-password-file"),
+    help: ArgumentHelp(
+      "File whose first line is the broker's password, readable by you alone (default: $CREDENTIALS_DIRECTORY/mqtt-password under systemd). Never the password itself.",
+      valueName: "file"))
+  var mqttPasswordFile: String?
+
+  @Flag(
+    name: .customLong("mqtt-tls"),
+    help:
+      "TLS to the broker, checked against the system's CAs (on by itself with --mqtt-ca-file or --mqtt-cert-file)."
+  )
+  var mqttTLS = false
+
+  @Option(
+    name: .customLong("mqtt-ca-file"),
+    help: ArgumentHelp(
+      "CA certificate to check the broker's with (turns TLS on).", valueName: "file"))
+  var mqttCAFile: String?
+
+  @Option(
+    name: .customLong("mqtt-cert-file"),
+    help: ArgumentHelp("The coach's client certificate (turns TLS on).", valueName: "file"))
+  var mqttCertFile: String?
+
+  @Option(
+    name: .customLong("mqtt-key-file"),
+    help: ArgumentHelp(
+      "The client certificate's key, readable by you alone (default: $CREDENTIALS_DIRECTORY/mqtt-key).",
+      valueName: "file"))
+  var mqttKeyFile: String?
+
+  @Option(
     help: ArgumentHelp(
       "Serve the room view here; 0.0.0.0:8080 for the gym's network.", valueName: "address:port"))
   var listen = "127.0.0.1:8080"
@@ -51,11 +90,31 @@ struct CoachCommand: AsyncParsableCommand {
     }
   }
 
+  /// The broker and the way in, read and checked as the daemon reads its
+  /// own (the same keys, the same secret-file rules, one-line errors).
+  func coachConfiguration() throws -> CoachConfiguration {
+    var settings = DaemonConfiguration()
+    var given: [(String, String?)] = [
+      ("mqtt", mqtt), ("mqtt_prefix", prefix), ("mqtt_username", mqttUsername),
+      ("mqtt_password_file", mqttPasswordFile), ("mqtt_ca_file", mqttCAFile),
+      ("mqtt_cert_file", mqttCertFile), ("mqtt_key_file", mqttKeyFile),
+    ]
+    if mqttTLS { given.append(("mqtt_tls", "true")) }
+    do {
+      for case (let key, let value?) in given { try settings.set(key, to: value) }
+      let mqtt = try MQTTConfiguration.make(
+        from: settings, environment: ProcessInfo.processInfo.environment, source: "coach",
+        spoolDirectory: nil)
+      return CoachConfiguration(following: mqtt!)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+  }
+
   func run() async throws {
-    let broker = MQTTBroker(parsing: mqtt)!
     let address = WebAddress(parsing: listen)!
     let server = CoachServer(
-      coach: CoachConfiguration(broker: broker, prefix: prefix), listen: address,
+      coach: try coachConfiguration(), listen: address,
       siteRoot: httpRoot ?? WebServer.defaultSiteRoot(), logger: Logger(label: "liftbuddy-coach"))
     do {
       try await server.start()

@@ -200,6 +200,67 @@ struct MQTTSecurityTests {
     await broker.stop()
   }
 
+  /// `liftbuddy coach` gets into a broker that checks passwords as the
+  /// ACL's `coach` user, and its room then shows the rack; with a wrong
+  /// password it says so and shows nothing; a password file others can
+  /// read is refused at start, in one line.
+  @Test func theCoachLogsInAsItsOwnUser() async throws {
+    let dir = ScratchDirectory()
+    let broker = try await Self.passwordBroker(in: dir)
+    try Self.writeSecret("secret\n", to: dir.file("pw"))
+    try Self.writeSecret("coachpw\n", to: dir.file("coach-pw"))
+    try Self.writeSecret("nope\n", to: dir.file("wrong-pw"))
+    try Self.writeSecret("coachpw\n", to: dir.file("open-pw"), mode: 0o644)
+    func coach(_ passwordFile: String, web: Int) throws -> DaemonChild {
+      try DaemonChild(
+        Binaries.liftbuddy,
+        [
+          "coach", "--mqtt", "127.0.0.1:\(broker.port)", "--mqtt-username", "coach",
+          "--mqtt-password-file", passwordFile, "--listen", "127.0.0.1:\(web)",
+        ], in: dir, name: "coach-\(web)")
+    }
+    let refused = try coach(dir.file("open-pw"), web: freeLoopbackPort())
+    #expect(await refused.wait(timeout: 10) != 0)
+    #expect(refused.stderr.contains("mqtt_password_file"), "\(refused.stderr)")
+    let wrong = try coach(dir.file("wrong-pw"), web: freeLoopbackPort())
+    #expect(
+      await wrong.waitFor(timeout: 20) { wrong.stderr.contains("not authorised") },
+      "\(wrong.stderr)")
+    #expect(!wrong.stderr.contains("coach: connected"))
+    let web = freeLoopbackPort()
+    let right = try coach(dir.file("coach-pw"), web: web)
+    #expect(
+      await right.waitFor(timeout: 20) { right.stderr.contains("coach: connected") },
+      "\(right.stderr)")
+    let rack = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(try Self.setStream(in: dir))", "--speed", "max", "--output-dir",
+        dir.file("lifts"), "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)",
+        "--rack", "r6", "--mqtt-username", "r6", "--mqtt-password-file", dir.file("pw"),
+      ], in: dir, name: "rack")
+    #expect(await rack.wait(timeout: 30) == 0, "\(rack.stderr)")
+    let seen = await CoachViewTests.offThePool { () -> Bool in
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        guard let page = try? TCPTestClient.webSocket(port: web, path: "/room/events") else {
+          Thread.sleep(forTimeInterval: 0.2)
+          continue
+        }
+        while let text = try? page.textMessage() {
+          let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+          if o?["rack"] as? String == "r6", o?["reps"] as? Int == 3 { return true }
+        }
+      }
+      return false
+    }
+    #expect(seen, "\(right.stderr)")
+    for child in [wrong, right] { child.signal(SIGTERM) }
+    #expect(await right.wait(timeout: 10) == 0)
+    _ = await wrong.wait(timeout: 10)
+    await broker.stop()
+  }
+
   /// TLS with a client certificate (the broker takes its CN as the user):
   /// the report arrives; a daemon that trusts another CA says the TLS
   /// handshake failed, and why, while it writes its report as ever.

@@ -38,6 +38,7 @@ final class CoachSession {
       subscriber.setReconnectDelay(
         minimum: configuration.reconnectDelay.minimum,
         maximum: configuration.reconnectDelay.maximum)
+      try subscriber.secure(configuration.security)
       self.subscriber = subscriber
     } catch {
       logger.error("coach: cannot set up an MQTT client: \(error); the room stays empty")

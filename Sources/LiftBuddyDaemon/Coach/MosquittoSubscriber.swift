@@ -88,6 +88,11 @@ final class MosquittoSubscriber {
     box.release()
   }
 
+  /// The user name, password and TLS sent to be let in (`MosquittoSecurity`).
+  func secure(_ settings: MosquittoSecurity.Settings) throws(MosquittoError) {
+    try MosquittoSecurity.apply(settings, to: handle)
+  }
+
   func setReconnectDelay(minimum: UInt32, maximum: UInt32) {
     _ = mosquitto_reconnect_delay_set(handle, minimum, maximum, true)
   }

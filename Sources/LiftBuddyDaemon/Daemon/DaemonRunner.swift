@@ -159,9 +159,9 @@ public struct DaemonRunner {
       pipeline.add(sink: WebSink(server: webServer))
       web = webServer
       // The coach's room view: every rack on the broker, this one included.
-      if configuration.coach, let broker = configuration.mqtt {
+      if configuration.coach, let mqttConfiguration {
         coach = CoachFeed(
-          configuration: CoachConfiguration(broker: broker, prefix: configuration.mqttPrefix),
+          configuration: CoachConfiguration(following: mqttConfiguration),
           logger: logger, update: webServer.publishRoom)
       }
     }

@@ -63,6 +63,10 @@ public struct MQTTConfiguration: Sendable {
   /// id is the same. Two daemons given the same rack name take turns
   /// throwing each other off the broker.
   public var clientID: String { "liftbuddyd-\(topics.rack)" }
+
+  /// What gets this rack into the broker; the coach's view on the same
+  /// daemon uses it too.
+  var security: MosquittoSecurity.Settings { .init(credentials: credentials, tls: tls) }
 }
 
 /// TLS to the broker: the CA that signed its certificate, and this rack's

@@ -112,10 +112,7 @@ final class MQTTPublisher {
         message: "the daemon left without a goodbye (stopped hard, lost power or lost the network)",
         qos: 1)
       try client.setWill(topic: will.topic, payload: will.payload, qos: will.qos, retain: true)
-      if let (username, password) = configuration.credentials {
-        try client.setCredentials(username: username, password: password)
-      }
-      if let tls = configuration.tls { try client.setTLS(tls) }
+      try client.secure(configuration.security)
       client.setReconnectDelay(
         minimum: configuration.reconnectDelay.minimum,
         maximum: configuration.reconnectDelay.maximum, exponential: true)

@@ -110,22 +110,9 @@ final class MosquittoClient {
     try check(rc)
   }
 
-  /// The user name (and password) sent in CONNECT.
-  func setCredentials(username: String, password: String?) throws(MosquittoError) {
-    try check(mosquitto_username_pw_set(handle, username, password))
-  }
-
-  /// TLS with the broker's certificate checked against `tls.caFile` (or
-  /// the system's CAs) and its host name, and this rack's certificate when
-  /// one is given. An encrypted key is refused rather than asked for on a
-  /// terminal the daemon does not have.
-  func setTLS(_ tls: MQTTTLS) throws(MosquittoError) {
-    try check(
-      mosquitto_tls_set(
-        handle, tls.caFile, tls.caFile == nil ? MQTTTLS.systemCADirectory : nil, tls.certFile,
-        tls.keyFile, { _, _, _, _ in 0 }))
-    // 1: SSL_VERIFY_PEER.
-    try check(mosquitto_tls_opts_set(handle, 1, nil, nil))
+  /// The user name, password and TLS sent to be let in (`MosquittoSecurity`).
+  func secure(_ settings: MosquittoSecurity.Settings) throws(MosquittoError) {
+    try MosquittoSecurity.apply(settings, to: handle)
   }
 
   /// Reconnection delays, in seconds: with `exponential`, libmosquitto
