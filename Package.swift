@@ -66,17 +66,22 @@ let package = Package(
       // The web view's page (docs/web.md), read once at start.
       resources: [.copy("Web/Static")]
     ),
+    // Command-line pieces both programs share.
+    .target(
+      name: "LiftBuddyCLI",
+      dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
     .executableTarget(
       name: "liftbuddyd",
       dependencies: [
-        "LiftBuddyDaemon",
+        "LiftBuddyDaemon", "LiftBuddyCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(
       name: "liftbuddy",
       dependencies: [
-        "LiftBuddyCore", "LiftBuddySimulator", "LiftBuddyDaemon",
+        "LiftBuddyCore", "LiftBuddySimulator", "LiftBuddyDaemon", "LiftBuddyCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
       ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiftBuddyCLI
 import LiftBuddyDaemon
 import Logging
 import UnixSignals
@@ -24,44 +25,8 @@ struct CoachCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("The racks' topic prefix (their mqtt_prefix).", valueName: "prefix"))
   var prefix = "liftbuddy"
 
-  @Option(
-    name: .customLong("mqtt-username"),
-    help: ArgumentHelp(
-      "The broker's user name for the coach (its ACL lets it read every rack; docs/mqtt.md).",
-      valueName: "name"))
-  var mqttUsername: String?
-
-  @Option(
-    name: .customLong("mqtt-password-file"),
-    help: ArgumentHelp(
-      "File whose first line is the broker's password, readable by you alone (default: $CREDENTIALS_DIRECTORY/mqtt-password under systemd). Never the password itself.",
-      valueName: "file"))
-  var mqttPasswordFile: String?
-
-  @Flag(
-    name: .customLong("mqtt-tls"),
-    help:
-      "TLS to the broker, checked against the system's CAs (on by itself with --mqtt-ca-file or --mqtt-cert-file)."
-  )
-  var mqttTLS = false
-
-  @Option(
-    name: .customLong("mqtt-ca-file"),
-    help: ArgumentHelp(
-      "CA certificate to check the broker's with (turns TLS on).", valueName: "file"))
-  var mqttCAFile: String?
-
-  @Option(
-    name: .customLong("mqtt-cert-file"),
-    help: ArgumentHelp("The coach's client certificate (turns TLS on).", valueName: "file"))
-  var mqttCertFile: String?
-
-  @Option(
-    name: .customLong("mqtt-key-file"),
-    help: ArgumentHelp(
-      "The client certificate's key, readable by you alone (default: $CREDENTIALS_DIRECTORY/mqtt-key).",
-      valueName: "file"))
-  var mqttKeyFile: String?
+  @OptionGroup(title: "The broker's way in (the coach's own user; docs/mqtt.md)")
+  var mqttAccess: MQTTAccessOptions
 
   @Option(
     help: ArgumentHelp(
@@ -94,14 +59,10 @@ struct CoachCommand: AsyncParsableCommand {
   /// own (the same keys, the same secret-file rules, one-line errors).
   func coachConfiguration() throws -> CoachConfiguration {
     var settings = DaemonConfiguration()
-    var given: [(String, String?)] = [
-      ("mqtt", mqtt), ("mqtt_prefix", prefix), ("mqtt_username", mqttUsername),
-      ("mqtt_password_file", mqttPasswordFile), ("mqtt_ca_file", mqttCAFile),
-      ("mqtt_cert_file", mqttCertFile), ("mqtt_key_file", mqttKeyFile),
-    ]
-    if mqttTLS { given.append(("mqtt_tls", "true")) }
     do {
-      for case (let key, let value?) in given { try settings.set(key, to: value) }
+      for (key, value) in [("mqtt", mqtt), ("mqtt_prefix", prefix)] + mqttAccess.keyValues {
+        try settings.set(key, to: value)
+      }
       let mqtt = try MQTTConfiguration.make(
         from: settings, environment: ProcessInfo.processInfo.environment, source: "coach",
         spoolDirectory: nil)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiftBuddyCLI
 import LiftBuddyDaemon
 import Logging
 
@@ -121,42 +122,8 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
   )
   var coach = false
 
-  @Option(
-    name: .customLong("mqtt-username"),
-    help: ArgumentHelp("The broker's user name for this rack.", valueName: "name"))
-  var mqttUsername: String?
-
-  @Option(
-    name: .customLong("mqtt-password-file"),
-    help: ArgumentHelp(
-      "File whose first line is the broker's password, readable by the daemon alone (default: $CREDENTIALS_DIRECTORY/mqtt-password when systemd passes it). Never the password itself.",
-      valueName: "file"))
-  var mqttPasswordFile: String?
-
-  @Flag(
-    name: .customLong("mqtt-tls"),
-    help:
-      "TLS to the broker, checked against the system's CAs (on by itself with --mqtt-ca-file or --mqtt-cert-file)."
-  )
-  var mqttTLS = false
-
-  @Option(
-    name: .customLong("mqtt-ca-file"),
-    help: ArgumentHelp(
-      "CA certificate to check the broker's with (turns TLS on).", valueName: "file"))
-  var mqttCAFile: String?
-
-  @Option(
-    name: .customLong("mqtt-cert-file"),
-    help: ArgumentHelp("This rack's client certificate (turns TLS on).", valueName: "file"))
-  var mqttCertFile: String?
-
-  @Option(
-    name: .customLong("mqtt-key-file"),
-    help: ArgumentHelp(
-      "The client certificate's key, readable by the daemon alone (default: $CREDENTIALS_DIRECTORY/mqtt-key).",
-      valueName: "file"))
-  var mqttKeyFile: String?
+  @OptionGroup(title: "The broker's way in")
+  var mqttAccess: MQTTAccessOptions
 
   @Flag(
     name: .customLong("mqtt-commands"),
@@ -199,12 +166,7 @@ struct LiftBuddyDaemonCommand: AsyncParsableCommand {
     add("mqtt", mqtt)
     add("rack", rack)
     add("mqtt_prefix", mqttPrefix)
-    add("mqtt_username", mqttUsername)
-    add("mqtt_password_file", mqttPasswordFile)
-    if mqttTLS { flags.append(("mqtt_tls", "true")) }
-    add("mqtt_ca_file", mqttCAFile)
-    add("mqtt_cert_file", mqttCertFile)
-    add("mqtt_key_file", mqttKeyFile)
+    flags += mqttAccess.keyValues
     if mqttCommands { flags.append(("mqtt_commands", "true")) }
     if mqttSamples { flags.append(("mqtt_samples", "true")) }
     if coach { flags.append(("coach", "true")) }
