@@ -72,34 +72,6 @@ struct WatchCommand: ParsableCommand {
 private struct WatchPrinter {
   private struct Envelope: Decodable { var `class`: String }
 
-  private struct SetObject: Decodable {
-    var set: Int
-    var setID: String
-    var exercise: String?
-    var loadKg: Double?
-    enum CodingKeys: String, CodingKey {
-      case set, exercise
-      case setID = "set_id"
-      case loadKg = "load_kg"
-    }
-  }
-
-  private struct RepObject: Decodable {
-    var set: Int
-    var rep: RepReport
-    var velocityLossPct: Double?
-    enum CodingKeys: String, CodingKey {
-      case set, rep
-      case velocityLossPct = "velocity_loss_pct"
-    }
-  }
-
-  private struct WithdrawnObject: Decodable {
-    var set: Int
-    var index: Int
-    var reason: String
-  }
-
   private struct LiftObject: Decodable { var report: LiftReport }
 
   private struct StatusObject: Decodable {
@@ -130,18 +102,20 @@ private struct WatchPrinter {
     guard let envelope = try? decoder.decode(Envelope.self, from: data) else { return nil }
     switch envelope.class {
     case "set":
-      guard let set = try? decoder.decode(SetObject.self, from: data) else { return nil }
+      guard let set = try? decoder.decode(WireReading.SetStarted.self, from: data) else {
+        return nil
+      }
       setNumbers[set.setID] = set.set
       return "Set \(set.set) started: \(Self.describe(exercise: set.exercise, loadKg: set.loadKg))"
     case "rep", "rep_provisional":
-      guard let rep = try? decoder.decode(RepObject.self, from: data) else { return nil }
+      guard let rep = try? decoder.decode(WireReading.Rep.self, from: data) else { return nil }
       let r = rep.rep
       let loss = rep.velocityLossPct.map { "loss \(Self.fixed($0, 1)) %" } ?? "loss –"
       let mark = envelope.class == "rep" ? " " : "?"
       return "set \(rep.set)  rep \(r.index)\(mark) mean \(Self.fixed(r.meanVelocityMps, 2)) m/s  "
         + "peak \(Self.fixed(r.peakVelocityMps, 2)) m/s  ROM \(Self.fixed(r.romCm, 1)) cm  \(loss)"
     case "rep_withdrawn":
-      guard let w = try? decoder.decode(WithdrawnObject.self, from: data) else { return nil }
+      guard let w = try? decoder.decode(WireReading.Withdrawn.self, from: data) else { return nil }
       let why =
         switch w.reason {
         case "one_way": "the bar did not come back"

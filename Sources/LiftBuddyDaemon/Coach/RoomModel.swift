@@ -74,42 +74,6 @@ public struct RoomModel: Sendable {
 
   private struct StatusPayload: Decodable { var state: String }
 
-  private struct SetPayload: Decodable {
-    var setID: String
-    var set: Int
-    var exercise: String?
-    var loadKg: Double?
-    enum CodingKeys: String, CodingKey {
-      case set, exercise
-      case setID = "set_id"
-      case loadKg = "load_kg"
-    }
-  }
-
-  private struct RepPayload: Decodable {
-    var setID: String
-    var set: Int
-    var exercise: String?
-    var loadKg: Double?
-    var rep: RepReport
-    var velocityLossPct: Double?
-    enum CodingKeys: String, CodingKey {
-      case set, exercise, rep
-      case setID = "set_id"
-      case loadKg = "load_kg"
-      case velocityLossPct = "velocity_loss_pct"
-    }
-  }
-
-  private struct WithdrawnPayload: Decodable {
-    var setID: String
-    var index: Int
-    enum CodingKeys: String, CodingKey {
-      case index
-      case setID = "set_id"
-    }
-  }
-
   private static func apply(
     _ eventClass: EventClass, _ payload: [UInt8], to rack: inout RackState,
     model: inout RoomModel
@@ -122,11 +86,11 @@ public struct RoomModel: Sendable {
       rack.online = status.state != "offline"
       rack.status = payload
     case .set:
-      let set = try decoder.decode(SetPayload.self, from: data)
+      let set = try decoder.decode(WireReading.SetStarted.self, from: data)
       rack.online = true
       rack.startSet(set.setID, number: set.set, exercise: set.exercise, loadKg: set.loadKg)
     case .rep, .repProvisional:
-      let o = try decoder.decode(RepPayload.self, from: data)
+      let o = try decoder.decode(WireReading.Rep.self, from: data)
       let provisional = eventClass == .repProvisional
       rack.online = true
       rack.startSet(o.setID, number: o.set, exercise: o.exercise, loadKg: o.loadKg)
@@ -142,7 +106,7 @@ public struct RoomModel: Sendable {
       rack.lastRepIndex = o.rep.index
       if !provisional { rack.velocityLossPct = o.velocityLossPct }
     case .repWithdrawn:
-      let o = try decoder.decode(WithdrawnPayload.self, from: data)
+      let o = try decoder.decode(WireReading.Withdrawn.self, from: data)
       guard rack.set?.setID == o.setID, rack.reps[o.index]?.provisional == true else {
         return false
       }
