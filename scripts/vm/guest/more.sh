@@ -25,8 +25,11 @@ else
 fi
 [ "$hm10_up" = 1 ] && peripheral_reached done hm10
 systemctl stop liftbuddyd
-check "ble:hci0/ADDRESS reports (split by the drop) hold analyze's reps" \
-  python3 "$G/compare_reports.py" "$X/guest/analyze-ble.jsonl" "$LIFTS"
+# The file time of the last row the clip sent before it went away.
+drop_t="$(python3 -c 'import json,sys; print(next(e["t"] for e in map(json.loads, open(sys.argv[1])) if e["event"] == "dropped"))' \
+  "$X/guest/peripheral-hm10.log" 2>/dev/null)"
+check "ble:hci0/ADDRESS: a report closed at the drop and one after it hold analyze's reps" \
+  python3 "$G/compare_reports.py" "$X/guest/analyze-ble.jsonl" "$LIFTS" --split-at-s "${drop_t:-0}"
 stop_peripheral
 
 # --- BLE: RedBearLab BLE Mini, liftbuddy scan and record as a user would ------

@@ -88,14 +88,6 @@ check "the .deb put the unit, the udev rule, the config and the group in place" 
     systemctl is-enabled liftbuddyd'
 useradd --create-home --groups liftbuddy lifter 2>/dev/null
 
-# A developer's own steps instead of the scenarios (vm-test.sh --debug FILE).
-if [ -f "$X/debug.sh" ]; then
-  . "$X/debug.sh"
-  journalctl -b --no-pager >"$X/guest/journal.txt" 2>&1
-  echo done >"$X/finished"
-  exit 0
-fi
-
 # --- BLE through the kernel ---------------------------------------------------
 modprobe hci_vhci
 btvirt -L -l2 >"$X/guest/btvirt.log" 2>&1 &
@@ -144,6 +136,15 @@ stop_peripheral() {
   if [ -n "$peripheral_pid" ]; then kill "$peripheral_pid" 2>/dev/null; wait "$peripheral_pid" 2>/dev/null; fi
   peripheral_pid=""
 }
+
+# A developer's own steps instead of the scenarios (vm-test.sh --debug FILE),
+# with the controllers up and the helpers above defined.
+if [ -f "$X/debug.sh" ]; then
+  . "$X/debug.sh"
+  journalctl -b --no-pager >"$X/guest/journal.txt" 2>&1
+  echo done >"$X/finished"
+  exit 0
+fi
 
 EXERCISE=bench_press
 LOAD=70
