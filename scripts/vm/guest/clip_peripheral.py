@@ -28,6 +28,7 @@ back in while the clip is meant to be away.
 import argparse
 import asyncio
 import json
+import signal
 import sys
 import time
 
@@ -106,11 +107,34 @@ class Clip:
                 (AdvertisingData.COMPLETE_LOCAL_NAME, name.encode())]))
             self.device.on("disconnection", self.on_disconnection)
             await self.device.power_on()
-            await self.advertise()
-            await self.stream()
-            self.note("done", lines=self.next_row)
-            # Stay connected so the central sees the end of the set as a rest.
-            await asyncio.sleep(self.args.linger_s)
+            try:
+                await self.advertise()
+                await self.stream()
+                self.note("done", lines=self.next_row)
+                # Stay connected so the central sees the end of the set as a rest.
+                await asyncio.sleep(self.args.linger_s)
+            finally:
+                await self.leave()
+
+    async def leave(self):
+        """Ends every link before the controller is let go (SIGTERM).
+
+        A real clip switched off is noticed by the central's controller
+        when the link's supervision timeout runs out. btvirt has no
+        supervision timeout: when the process holding hci1 closes it, hci1
+        is reset without a word to hci0, and the kernel's later Disconnect
+        on hci0 is answered with a Disconnection Complete for handle 0,
+        status Unknown Connection Identifier (seen in btmon). The kernel
+        then keeps that link to the clip's address for good, and every
+        later connection to the address waits on it and times out without
+        one HCI command. So the emulated clip says goodbye first."""
+        self.away = True
+        for connection in list(self.device.connections.values()):
+            try:
+                await asyncio.wait_for(connection.disconnect(), 5)
+            except Exception as error:  # already gone, or the controller did not answer
+                self.note("leave-failed", error=str(error))
+        self.note("left")
 
     async def advertise(self):
         await self.device.start_advertising(auto_restart=False)
@@ -185,7 +209,18 @@ def main():
     parser.add_argument("--linger-s", type=float, default=3600.0)
     args = parser.parse_args()
     with open(args.log, "a", encoding="utf-8") as log:
-        asyncio.run(Clip(args, log).run())
+        asyncio.run(run_until_terminated(Clip(args, log)))
+
+
+async def run_until_terminated(clip):
+    """SIGTERM (run.sh's stop_peripheral) cancels the clip, which then
+    disconnects its central before it exits."""
+    task = asyncio.ensure_future(clip.run())
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ start_peripheral redbear --linger-s 600
 check "liftbuddy scan lists the clip (RedBearLab BLE Mini)" \
   bash -c "liftbuddy scan --seconds 4 2>&1 | tee $X/guest/scan.txt | grep -q 'ble:$PERIPHERAL_ADDRESS/random.*BLE Mini'"
 check "liftbuddy record over BLE (RedBearLab) gets the clip's lines" bash -c "
-  liftbuddy record --source ble:$PERIPHERAL_ADDRESS/random --output /tmp/rb.lbs --duration 40 >$X/guest/record.txt 2>&1;
+  liftbuddy record --source ble:$PERIPHERAL_ADDRESS/random --output /tmp/rb.lbs --duration 15 >$X/guest/record.txt 2>&1;
   cp /tmp/rb.lbs $X/guest/; [ \$(grep -c ' s:' /tmp/rb.lbs) -ge 20 ]"
 stop_peripheral
 
