@@ -91,7 +91,8 @@ useradd --create-home --groups liftbuddy lifter 2>/dev/null
 # --- BLE through the kernel ---------------------------------------------------
 modprobe hci_vhci
 btvirt -L -l2 >"$X/guest/btvirt.log" 2>&1 &
-powered() { btmgmt --index "$1" info 2>/dev/null | grep -q "current settings:.*powered"; }
+# (btmgmt prints nothing without a terminal; hciconfig does.)
+powered() { hciconfig "hci$1" 2>/dev/null | grep -q "UP RUNNING"; }
 if ! wait_for 30 test -e /sys/class/bluetooth/hci1; then
   fail "two linked virtual LE controllers, hci0 powered" "btvirt made no hci0/hci1"
 else
