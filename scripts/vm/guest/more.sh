@@ -17,7 +17,7 @@ configure "ble:hci0/$PERIPHERAL_ADDRESS/random"
 t2="$(date +%s)"
 fresh_start
 if [ "$hm10_up" = 1 ] && peripheral_reached dropped hm10; then
-  check "link dropped mid-set: the set is closed and written" wait_for 30 test "$(reports)" -ge 1
+  check "link dropped mid-set: the set is closed and written" wait_for 30 report_written
   check "the link came back: the daemon reconnected by itself" \
     wait_for 90 bash -c "[ \$(journalctl -u liftbuddyd --since @$t2 -o cat | grep -c 'connected.*via hci0 (.*HM-10') -ge 2 ]"
 else
@@ -54,7 +54,7 @@ check "serial:auto: the service opened the clip" \
   wait_for 60 bash -c "journalctl -u liftbuddyd --since @$t3 -o cat | grep -q 'serial:auto: connected'"
 host feed "$SERIAL_STREAM" 0 1363
 host unplug
-check "unplugged mid-set: the set is closed and written" wait_for 30 test "$(reports)" -ge 1
+check "unplugged mid-set: the set is closed and written" wait_for 30 report_written
 check "udev removed /dev/liftbuddy-clip" wait_for 30 test ! -e /dev/liftbuddy-clip
 host replug
 check "re-plugged: the symlink is back and reading resumes" \

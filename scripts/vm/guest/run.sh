@@ -58,6 +58,9 @@ host() {
 }
 journal_since() { journalctl -u liftbuddyd --since "@$1" -o cat --no-pager; }
 reports() { ls "$LIFTS"/*.json 2>/dev/null | wc -l; }
+# A condition for wait_for: counted again at every poll (`wait_for 30 test
+# "$(reports)" -ge 1` would count once, before the wait).
+report_written() { [ "$(reports)" -ge 1 ]; }
 configure() { # source, then extra "key = value" lines
   {
     echo "source = $1"
