@@ -4,8 +4,8 @@
 # emulated clip on one), udev and an emulated USB serial adapter. The project
 # is installed in it from its .deb, as a user installs it.
 #
-#   scripts/vm-test.sh            # every scenario (BLE x3 variants, systemd, USB serial)
-#   scripts/vm-test.sh --smoke    # install, systemd, BLE with ble:auto (CI)
+#   scripts/vm-test.sh            # every scenario (BLE x3 variants, systemd, USB serial; test.sh, CI)
+#   scripts/vm-test.sh --smoke    # install, systemd, BLE with ble:auto (LIFTBUDDY_VM=smoke scripts/test.sh)
 #
 # The guest image is built once per recipe (scripts/vm/build-image.sh and
 # scripts/vm/image/, hashed by scripts/vm/recipe-hash.sh) into

@@ -33,16 +33,14 @@ public final class HciLeScanner: Sendable {
   public func reports(
     duration: Duration? = nil, pollMilliseconds: Int32 = 250
   ) throws(BluetoothError) -> AsyncThrowingStream<AdvertisingReport, any Error> {
-    // LE Set Scan Parameters (Vol 4 Part E §7.8.10): active, 10 ms interval and
-    // window (0x0010 × 0.625 ms), public own address, accept all.
-    if hci_le_set_scan_parameters(
-      socket, 0x01, UInt16(0x0010).littleEndian, UInt16(0x0010).littleEndian, 0x00, 0x00, 1000) < 0
-    {
-      throw .system(.scan, errno: errno)
-    }
-    // LE Set Scan Enable (§7.8.11), duplicates not filtered so RSSI stays fresh.
-    if hci_le_set_scan_enable(socket, 0x01, 0x00, 1000) < 0 { throw .system(.scan, errno: errno) }
-
+    // The socket takes LE meta events before the scan starts. A controller
+    // may report an advertiser right after it enables scanning (btvirt
+    // reports each advertiser once, there and then): installed after the
+    // enable, the filter let the socket's default one (it passes no event)
+    // drop what came in between, and a scan in the Debian guest listed the
+    // clip without the name its scan response carries. libbluetooth's
+    // requests below keep whatever arrives after their Command Complete
+    // queued and put this filter back when they return.
     var saved = hci_filter()
     var savedLength = socklen_t(MemoryLayout<hci_filter>.size)
     getsockopt(socket, SOL_HCI, HCI_FILTER, &saved, &savedLength)
@@ -53,12 +51,25 @@ public final class HciLeScanner: Sendable {
     if setsockopt(socket, SOL_HCI, HCI_FILTER, &filter, socklen_t(MemoryLayout<hci_filter>.size))
       < 0
     {
-      let code = errno
-      hci_le_set_scan_enable(socket, 0x00, 0x00, 1000)
-      throw .system(.scan, errno: code)
+      throw .system(.scan, errno: errno)
+    }
+    let restore = saved
+    func giveUp(_ code: Int32) -> BluetoothError {
+      var filter = restore
+      setsockopt(socket, SOL_HCI, HCI_FILTER, &filter, socklen_t(MemoryLayout<hci_filter>.size))
+      return .system(.scan, errno: code)
     }
 
-    let restore = saved
+    // LE Set Scan Parameters (Vol 4 Part E §7.8.10): active, 10 ms interval and
+    // window (0x0010 × 0.625 ms), public own address, accept all.
+    if hci_le_set_scan_parameters(
+      socket, 0x01, UInt16(0x0010).littleEndian, UInt16(0x0010).littleEndian, 0x00, 0x00, 1000) < 0
+    {
+      throw giveUp(errno)
+    }
+    // LE Set Scan Enable (§7.8.11), duplicates not filtered so RSSI stays fresh.
+    if hci_le_set_scan_enable(socket, 0x01, 0x00, 1000) < 0 { throw giveUp(errno) }
+
     return AdvertisingReportReader.reports(
       from: socket, duration: duration, pollMilliseconds: pollMilliseconds
     ) { [self] in

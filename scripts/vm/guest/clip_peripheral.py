@@ -11,21 +11,31 @@ latency figure in BENCHMARKS.md.
   clip_peripheral.py --hci 1 --variant nus --stream FILE --log LOG
       [--drop-after-lines N --away-s S]   # drop the link mid-set, come back
 
---drop-after-lines disconnects after N lines, stops advertising for S
-seconds, then advertises again and continues from the next line when a
-central subscribes again. The LOG (JSON lines) says "advertising",
-"subscribed", "dropped", "done" with times, and every notification.
+--drop-after-lines disconnects after N lines and stays silent (no
+advertising, so a central cannot reconnect) for S seconds, as a clip out of
+range or with its battery swapped; then it advertises again and continues
+from the next line when a central subscribes again, at the recorded pace from
+that moment (the set paused while the link was down, so the stream's clock
+restarts at the new subscription: no backlog is sent in a burst). The LOG
+(JSON lines) says "advertising", "subscribed", "dropped" (with the file time
+of the last row sent), "done" with times, and every notification.
+
+Advertising restarts after every disconnection but the drop's own: this
+script restarts it itself rather than with Bumble's auto_restart, which
+would advertise again the moment the drop disconnects and let the central
+back in while the clip is meant to be away.
 """
 import argparse
 import asyncio
 import json
+import signal
 import sys
 import time
 
 from bumble.core import UUID, AdvertisingData
 from bumble.device import Device
 from bumble.gatt import Characteristic, Service
-from bumble.hci import Address, HCI_Error
+from bumble.hci import Address
 from bumble.transport import open_transport
 
 VARIANTS = {
@@ -59,7 +69,11 @@ class Clip:
         self.rows = recorded_lines(args.stream)
         self.next_row = 0
         self.subscribed = asyncio.Event()
+        # Bumped at every new subscription: the stream's clock restarts there.
+        self.subscriptions = 0
         self.dropped_once = False
+        # True while the drop keeps the clip away (not advertising).
+        self.away = False
 
     def note(self, event, **fields):
         fields.update(event=event, mono=time.monotonic())
@@ -91,24 +105,51 @@ class Clip:
                 (AdvertisingData.FLAGS, bytes([0x06])), (kind, uuid_bytes)]))
             self.device.scan_response_data = bytes(AdvertisingData([
                 (AdvertisingData.COMPLETE_LOCAL_NAME, name.encode())]))
-            self.device.on("disconnection", lambda *_: self.subscribed.clear())
+            self.device.on("disconnection", self.on_disconnection)
             await self.device.power_on()
-            await self.advertise()
-            await self.stream()
-            self.note("done", lines=self.next_row)
-            # Stay connected so the central sees the end of the set as a rest.
-            await asyncio.sleep(self.args.linger_s)
+            try:
+                await self.advertise()
+                await self.stream()
+                self.note("done", lines=self.next_row)
+                # Stay connected so the central sees the end of the set as a rest.
+                await asyncio.sleep(self.args.linger_s)
+            finally:
+                await self.leave()
+
+    async def leave(self):
+        """Ends every link before the controller is let go (SIGTERM).
+
+        A real clip switched off is noticed by the central's controller
+        when the link's supervision timeout runs out. btvirt has no
+        supervision timeout: when the process holding hci1 closes it, hci1
+        is reset without a word to hci0, and the kernel's later Disconnect
+        on hci0 is answered with a Disconnection Complete for handle 0,
+        status Unknown Connection Identifier (seen in btmon). The kernel
+        then keeps that link to the clip's address for good, and every
+        later connection to the address waits on it and times out without
+        one HCI command. So the emulated clip says goodbye first."""
+        self.away = True
+        for connection in list(self.device.connections.values()):
+            try:
+                await asyncio.wait_for(connection.disconnect(), 5)
+            except Exception as error:  # already gone, or the controller did not answer
+                self.note("leave-failed", error=str(error))
+        self.note("left")
 
     async def advertise(self):
-        try:
-            await self.device.start_advertising(auto_restart=True)
-        except HCI_Error as error:  # already advertising again (auto_restart)
-            self.note("advertise-refused", error=str(error))
+        await self.device.start_advertising(auto_restart=False)
         self.note("advertising", address=self.args.address, variant=self.args.variant)
+
+    def on_disconnection(self, *_):
+        self.subscribed.clear()
+        self.note("disconnected")
+        if not self.away:  # the central left (a stop, a restart): be found again
+            asyncio.get_running_loop().create_task(self.advertise())
 
     def on_subscription(self, _bearer, notify, indicate):
         if notify or indicate:
             self.note("subscribed")
+            self.subscriptions += 1
             self.subscribed.set()
         else:
             self.subscribed.clear()
@@ -118,9 +159,12 @@ class Clip:
         a drop pauses the clock, so the set resumes where it was."""
         pending = b""
         origin = None
+        clock_of = 0  # the subscription the clock was started at
         while self.next_row < len(self.rows):
             if not self.subscribed.is_set():
                 await self.subscribed.wait()
+            if clock_of != self.subscriptions:
+                clock_of = self.subscriptions
                 origin = time.monotonic() - self.rows[self.next_row][0]
                 pending = b""
             t, line = self.rows[self.next_row]
@@ -143,17 +187,13 @@ class Clip:
     async def drop(self):
         """Goes away for --away-s (out of range, battery swapped), then comes back."""
         self.dropped_once = True
+        self.away = True
         for connection in list(self.device.connections.values()):
             await connection.disconnect()
         self.subscribed.clear()
-        self.note("dropped", row=self.next_row)
-        # auto_restart may already have restarted advertising; the controller
-        # refuses to stop what it is not doing (Command Disallowed).
-        try:
-            await self.device.stop_advertising()
-        except HCI_Error:
-            pass
+        self.note("dropped", row=self.next_row, t=self.rows[self.next_row - 1][0])
         await asyncio.sleep(self.args.away_s)
+        self.away = False
         await self.advertise()
 
 
@@ -169,7 +209,18 @@ def main():
     parser.add_argument("--linger-s", type=float, default=3600.0)
     args = parser.parse_args()
     with open(args.log, "a", encoding="utf-8") as log:
-        asyncio.run(Clip(args, log).run())
+        asyncio.run(run_until_terminated(Clip(args, log)))
+
+
+async def run_until_terminated(clip):
+    """SIGTERM (run.sh's stop_peripheral) cancels the clip, which then
+    disconnects its central before it exits."""
+    task = asyncio.ensure_future(clip.run())
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 """Does what liftbuddyd wrote for a live stream agree with `liftbuddy analyze`?
 
   compare_reports.py ANALYZE.jsonl LIFTS_DIR [--rom-cm X] [--velocity-mps Y]
+      [--split-at-s T]
 
 Reports from every set the daemon wrote are joined in time order (a set cut
 by a dropped link is two files). Always: the same number of reps, and each
@@ -13,6 +14,12 @@ millisecond the recording keeps: a burst of lines less than 1 ms apart is
 recorded as simultaneous, which under multi-second stalls moved one rep's
 velocity by 5 %); against the original file the velocities move with the
 link's timing and are only printed.
+
+With --split-at-s T (the file time of the last row the clip sent before it
+dropped the link), the split must be where the drop was: the first report
+holds exactly the reps that ended (locked out) by T, the set closed at the
+drop, and the reports after it hold the rest. Use a drop in a rest between
+reps, so that the rep before it has been confirmed when the link goes.
 """
 import argparse
 import glob
@@ -26,6 +33,8 @@ parser.add_argument("--rom-cm", type=float, default=3.0)
 parser.add_argument("--velocity-mps", type=float)
 parser.add_argument("--velocity-rel", type=float, default=0.0,
                     help="or within this fraction of the expected velocity")
+parser.add_argument("--split-at-s", type=float,
+                    help="the drop's file time: the first report holds the reps before it")
 args = parser.parse_args()
 
 expected = [rep for line in open(args.analyze) if line.strip() for rep in json.loads(line)["reps"]]
@@ -38,6 +47,13 @@ print(f"daemon:  {len(got)} reps in {len(reports)} report(s), mean velocity "
       f"{[r['mean_velocity_mps'] for r in got]}, ROM {[r['rom_cm'] for r in got]}")
 if len(expected) != len(got):
     sys.exit("rep counts differ")
+if args.split_at_s is not None:
+    before = sum(1 for r in expected if r["concentric_end_s"] <= args.split_at_s)
+    first = len(reports[0]["reps"]) if reports else 0
+    print(f"drop at file time {args.split_at_s:.3f} s: {before} of analyze's reps end before it; "
+          f"the first report holds {first}, {len(reports)} report(s) in all")
+    if len(reports) < 2 or first != before:
+        sys.exit("the reports are not split at the drop")
 rom = max(abs(a["rom_cm"] - b["rom_cm"]) for a, b in zip(expected, got))
 velocity = max(abs(a["mean_velocity_mps"] - b["mean_velocity_mps"]) for a, b in zip(expected, got))
 print(f"largest differences: ROM {rom:.2f} cm, mean velocity {velocity:.3f} m/s")
