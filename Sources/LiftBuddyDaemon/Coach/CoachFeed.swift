@@ -39,12 +39,13 @@ public final class CoachFeed: Sendable {
     self.update = update
     session = NIOLoopBoundBox.makeEmptyBox(valueType: CoachSession.self, eventLoop: queue.loop)
     queue.execute { [self] in
-      let callbacks = MosquittoSubscriber.Callbacks(
+      let callbacks = MosquittoClient.Callbacks(
         connected: { [weak self] rc in self?.onQueue { $0.connected(rc) } },
         disconnected: { [weak self] rc in
           let systemError = errno
           self?.onQueue { $0.disconnected(rc, systemError: systemError) }
         },
+        published: { _ in },
         message: { [weak self] topic, payload in self?.take(topic: topic, payload: payload) })
       let created = CoachSession(
         configuration: configuration, logger: logger, callbacks: callbacks,

@@ -9,7 +9,7 @@ import NIOCore
 final class CoachSession {
   private let configuration: CoachConfiguration
   private let logger: Logger
-  private let subscriber: MosquittoSubscriber?
+  private let subscriber: MosquittoClient?
   /// Calls `start` again on this thread after so many seconds.
   private let retryLater: @Sendable (Double) -> Void
   /// A changed page object: its key (`""` for the link, `rack/<name>`) and bytes.
@@ -21,7 +21,7 @@ final class CoachSession {
   private(set) var connected = false
 
   init(
-    configuration: CoachConfiguration, logger: Logger, callbacks: MosquittoSubscriber.Callbacks,
+    configuration: CoachConfiguration, logger: Logger, callbacks: MosquittoClient.Callbacks,
     retryLater: @escaping @Sendable (Double) -> Void,
     update: @escaping @Sendable (String, ByteBuffer) -> Void
   ) {
@@ -33,11 +33,15 @@ final class CoachSession {
       initial: Double(configuration.reconnectDelay.minimum),
       maximum: Double(configuration.reconnectDelay.maximum))
     do {
-      let subscriber = try MosquittoSubscriber(
-        clientID: configuration.clientID, callbacks: callbacks)
+      // A clean session: the broker keeps nothing for a coach who is away
+      // (the racks' retained `status` tells a returning coach where each
+      // rack is), so the subscriptions are made again on every connection.
+      let subscriber = try MosquittoClient(
+        clientID: configuration.clientID, cleanSession: true, callbacks: callbacks,
+        maxMessageBytes: RoomModel.maxReportBytes)
       subscriber.setReconnectDelay(
         minimum: configuration.reconnectDelay.minimum,
-        maximum: configuration.reconnectDelay.maximum)
+        maximum: configuration.reconnectDelay.maximum, exponential: true)
       try subscriber.secure(configuration.security)
       self.subscriber = subscriber
     } catch {
@@ -60,7 +64,9 @@ final class CoachSession {
       retryLater(backoff.take())
       return
     }
-    if let error = subscriber.startLoop() {
+    do {
+      try subscriber.startLoop()
+    } catch {
       logger.error("coach: cannot start libmosquitto's thread: \(error); the room stays empty")
     }
   }
@@ -68,7 +74,9 @@ final class CoachSession {
   func connected(_ rc: Int32) {
     guard rc == 0 else { return problem(MosquittoError.refusal(rc).description) }
     let filters = CoachTopic.filters(prefix: configuration.prefix)
-    if let error = subscriber?.subscribe(filters) {
+    // QoS 1: what the racks publish with QoS 1, their lift reports, reaches
+    // the coach acknowledged too.
+    if let error = subscriber?.subscribe(filters, qos: 1) {
       return problem("cannot subscribe: \(error)")
     }
     connected = true

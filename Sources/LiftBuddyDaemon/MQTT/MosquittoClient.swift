@@ -2,7 +2,8 @@ import CMosquitto
 import Foundation
 
 /// One libmosquitto client handle: the C calls, and its callbacks turned
-/// into Swift closures.
+/// into Swift closures. A rack's publisher and the coach's subscriber both
+/// use it.
 ///
 /// libmosquitto's own thread (`startLoop`) does the network: it connects,
 /// writes what `publish` queued, reads acknowledgements, pings, and
@@ -79,6 +80,17 @@ final class MosquittoClient {
     }
     mosquitto_message_callback_set(handle) { client, data, message in
       guard let data, let message, let topic = message.pointee.topic else { return }
+      // Acknowledge at once what the broker sent. A stock Mosquitto keeps
+      // Nagle's algorithm on (`set_tcp_nodelay false`), so a message it
+      // writes just after another (a rack's `rep` right after its `set`)
+      // waits for our ACK of the first, which Linux delays up to 40 ms when
+      // we have nothing to send back. TCP_QUICKACK is not sticky: set again
+      // after every read.
+      if let client, case let fd = mosquitto_socket(client), fd >= 0 {
+        var on: Int32 = 1
+        _ = setsockopt(
+          fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &on, socklen_t(MemoryLayout<Int32>.size))
+      }
       let box = Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue()
       let length = min(Int(message.pointee.payloadlen), box.maxMessageBytes + 1)
       let payload =
@@ -131,7 +143,15 @@ final class MosquittoClient {
 
   /// Subscribes (queued like a publish; the broker's SUBACK is not awaited).
   func subscribe(topic: String, qos: Int32) -> MosquittoError? {
-    let rc = mosquitto_subscribe(handle, nil, topic, qos)
+    subscribe([topic], qos: qos)
+  }
+
+  /// Subscribes to every filter in one SUBSCRIBE.
+  func subscribe(_ filters: [String], qos: Int32) -> MosquittoError? {
+    let pointers = filters.map { strdup($0) }
+    defer { for pointer in pointers { free(pointer) } }
+    let rc = mosquitto_subscribe_multiple(
+      handle, nil, Int32(filters.count), pointers, qos, 0, nil)
     return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : MosquittoError(code: rc)
   }
 

@@ -1,9 +1,9 @@
 import CMosquitto
 
 /// What a libmosquitto handle sends to be let in: the user name and
-/// password, and TLS. One place for the publisher (`MosquittoClient`) and the
-/// coach's subscriber (`MosquittoSubscriber`), so a rack and its coach get
-/// into the same broker the same way.
+/// password, and TLS, read at start (`MQTTConfiguration.make`), so a rack's
+/// publisher and its coach's subscriber get into the same broker the same
+/// way.
 enum MosquittoSecurity {
   /// Where both come from, read at start (`MQTTConfiguration.make`).
   struct Settings: Sendable {
