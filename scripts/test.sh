@@ -39,7 +39,13 @@ build_all() {
   return "$status"
 }
 step "swift build (no warnings)" build_all
-step "swift test" swift test
+# The suite's log is kept: CI shows only the end of the output, so the
+# summary at the bottom repeats which tests failed and why.
+swift_test() {
+  swift test 2>&1 | tee /tmp/liftbuddy-test.log
+  return "${PIPESTATUS[0]}"
+}
+step "swift test" swift_test
 # The issue's 20 racks through one broker, alone: beside the other suites
 # its burst upsets their timing (the suite runs 5 racks).
 step "MQTT: 20 racks, every rep and report once, in order" \
@@ -118,6 +124,13 @@ case "${LIFTBUDDY_VM:-1}" in
 esac
 
 echo
+case " ${failures[*]} " in
+  *" swift test "*)
+    echo "swift test, what failed (from /tmp/liftbuddy-test.log):"
+    grep -e "✘" -e "recorded an issue" -e "error: -" -e "' failed (" -e "Fatal error" -e "crashed" \
+      /tmp/liftbuddy-test.log | cut -c1-400 | head -40
+    ;;
+esac
 if [ "$failed" -gt 0 ]; then printf 'failed: %s\n' "${failures[@]}"; fi
 echo "checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -158,6 +158,11 @@ final class TestTCPServer: Sendable {
 
   init(answer: [UInt8]?) throws {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    // Accepted connections inherit SO_REUSEADDR: without it, one the client
+    // has not closed yet (FIN_WAIT after our close, under load) keeps the
+    // broker that takes the port next from binding (EADDRINUSE).
+    var on: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
     let port = freeLoopbackPort()
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
