@@ -70,9 +70,16 @@ struct MQTTRobustnessTests {
   /// real broker on the same port: the daemon says what is wrong, keeps
   /// retrying (restarting libmosquitto's thread when the error ended it),
   /// and publishes once the broker is there.
-  @Test func somethingElseOnThePortThenABroker() async throws {
+  ///
+  /// Both ways such a server may hang up: at once (the client's CONNECT
+  /// then meets a reset), or after reading the CONNECT, with a plain close
+  /// (libmosquitto then reports the end of file inside the "packet" as
+  /// `MOSQ_ERR_ERRNO` with errno 0, which was logged as "Success").
+  @Test(arguments: [false, true])
+  func somethingElseOnThePortThenABroker(readsFirst: Bool) async throws {
     let dir = ScratchDirectory()
-    let server = try TestTCPServer(answer: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
+    let server = try TestTCPServer(
+      answer: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8), readsFirst: readsFirst)
     var stream = SquatStream()
     stream.still(60)
     try stream.write(to: dir.file("still.lbs"))
@@ -143,7 +150,9 @@ struct MQTTRobustnessTests {
 
 /// A loopback TCP server the test controls: with `answer` nil it never
 /// accepts (connections wait in its backlog, unanswered); otherwise it
-/// accepts, writes `answer` and closes, on a thread of its own.
+/// accepts, writes `answer` and closes, on a thread of its own. With
+/// `readsFirst` it reads the client's first bytes before answering, then
+/// closes its side with a FIN and waits for the client's close (no reset).
 final class TestTCPServer: Sendable {
   let port: Int
   private let fd: Int32
@@ -156,7 +165,7 @@ final class TestTCPServer: Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let threaded: Bool
 
-  init(answer: [UInt8]?) throws {
+  init(answer: [UInt8]?, readsFirst: Bool = false) throws {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     // Accepted connections inherit SO_REUSEADDR: without it, one the client
     // has not closed yet (FIN_WAIT after our close, under load) keeps the
@@ -183,7 +192,13 @@ final class TestTCPServer: Sendable {
         let client = accept(fd, nil, nil)
         if client < 0 { break }
         count.withLock { $0 += 1 }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        if readsFirst { _ = read(client, &buffer, buffer.count) }
         _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        if readsFirst {
+          shutdown(client, Int32(SHUT_WR))
+          while read(client, &buffer, buffer.count) > 0 {}
+        }
         close(client)
       }
       // Closed here, not by `stop`, so that the descriptor's number is not

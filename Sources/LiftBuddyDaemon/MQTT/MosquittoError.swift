@@ -42,17 +42,25 @@ public struct MosquittoError: Error, Sendable, Equatable, CustomStringConvertibl
   }
 
   /// How a connection ends that something other than a broker answered:
-  /// closed, reset, or bytes that are not MQTT.
+  /// closed, reset, or bytes that are not MQTT. libmosquitto (2.0,
+  /// `packet__read`) takes an end of file in the middle of a packet's body
+  /// for `MOSQ_ERR_ERRNO` with whatever `errno` was before, often 0: an
+  /// HTTP answer ("HTTP/1…" reads as a packet of 84 bytes) followed by the
+  /// server's close ends that way when no reset comes first.
   public var isClosedBeforeAnswer: Bool {
     code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue)
-      || (code == Int32(MOSQ_ERR_ERRNO.rawValue) && systemError == ECONNRESET)
+      || (code == Int32(MOSQ_ERR_ERRNO.rawValue)
+        && [0, ECONNRESET, EPIPE].contains(systemError))
   }
 
   public var isNoConnection: Bool { code == Int32(MOSQ_ERR_NO_CONN.rawValue) }
 
   public var description: String {
     switch code {
-    case Int32(MOSQ_ERR_ERRNO.rawValue): String(cString: strerror(systemError))
+    case Int32(MOSQ_ERR_ERRNO.rawValue):
+      systemError == 0
+        ? "the connection ended (libmosquitto gave no reason)"
+        : String(cString: strerror(systemError))
     case Int32(MOSQ_ERR_EAI.rawValue): "the host name does not resolve"
     case Int32(MOSQ_ERR_CONN_REFUSED.rawValue):
       "the broker refused the connection: \(String(cString: mosquitto_connack_string(systemError)))"
