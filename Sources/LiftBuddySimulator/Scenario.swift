@@ -23,6 +23,9 @@ public enum Scenario: String, CaseIterable, Sendable {
   case seatedPress = "seated-press"
   case heavySingles = "heavy-singles"
   case speedWork = "speed-work"
+  // New scenarios go last: a scenario's place in `allCases` seeds its
+  // streams, so the others keep theirs.
+  case warmUp = "warm-up"
 
   public enum Split: String, Sendable, CaseIterable {
     case tune
@@ -75,6 +78,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     case .heavySingles:
       "singles and doubles at 0.15–0.35 m/s, grinders, a failed attempt now and then"
     case .speedWork: "speed work: 2–3 reps at 1.0–1.6 m/s, short rests"
+    case .warmUp:
+      "warm-up sets with a light bar: 3–6 fast reps (0.9–1.5 m/s) off the hooks or the floor"
     }
   }
 
@@ -227,6 +232,19 @@ public enum Scenario: String, CaseIterable, Sendable {
       s.start = exercise == .deadlift ? .floor : .hooks
       s.rollBar = true
       s.deadStopChance = 1
+    case .warmUp:
+      // Warm-ups at 30–50 % of 1RM: mean velocities of about 1.0–1.3 m/s
+      // in the bench press and full squat (González-Badillo & Sánchez-Medina
+      // 2010, Int J Sports Med 31:347–352; Sánchez-Medina et al. 2017, Sports
+      // Med Int Open 1:E80–E88), stopped far from fatigue. The simulator's
+      // other sessions stay under 1.0 m/s, so without these the tune split
+      // has no rep as fast as a lifter's first sets of the day.
+      s = SessionStyle(repsPerSet: sets(2...3, reps: 3...6, &rng))
+      s.firstRepVelocityMps = 0.9...1.5
+      s.velocityLoss = 0...0.1
+      s.restS = 45...120
+      s.start = exercise == .deadlift ? .floor : .hooks
+      s.deadStopChance = 0.5
     case .speedWork:
       s = SessionStyle(repsPerSet: sets(4...6, reps: 2...3, &rng))
       s.firstRepVelocityMps = 1.0...1.6
