@@ -27,6 +27,25 @@ import Testing
     }
   }
 
+  /// A warm-up squat: a light bar up 42 cm in 0.35 s (mean 1.2 m/s, peak
+  /// 1.88). A local quadratic over the reps' shortest window reads such a
+  /// peak about 0.25 m/s low (the window flattens it); the fastest reps'
+  /// peak comes from a local cubic (`RepMeasurer.cubicPeakWindowS`).
+  @Test func fastWarmUpRepsKeepTheirPeakVelocity() {
+    let lift = SyntheticLift.squat(reps: 4, romCm: 42, up: 0.35, pause: 0, top: 1.2)
+    for rate in [20.0, 40.0] {
+      let reports = analyze(lift.lines(rateHz: rate)).reports
+      #expect(reports.count == 1, "rate \(rate)")
+      guard let report = reports.first else { continue }
+      #expect(report.reps.count == 4, "rate \(rate)")
+      for (got, want) in zip(report.reps, lift.truth) {
+        #expect(
+          abs(got.peakVelocityMps - want.peakMps) < 0.12,
+          "peak \(got.peakVelocityMps), truth \(want.peakMps) at \(rate) Hz")
+      }
+    }
+  }
+
   @Test func deadliftStartsWithTheConcentric() {
     // Floor, pull, hold, lower; three times.
     var phases: [SyntheticLift.Phase] = []

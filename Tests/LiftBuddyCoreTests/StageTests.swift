@@ -30,6 +30,23 @@ import Testing
     }
   }
 
+  /// The cubic's slope is exact on a cubic, at uneven times and off the
+  /// window's centre, where a quadratic's reads the window's average.
+  @Test func cubicSlopeIsExactOnACubic() {
+    let samples = (0..<12).map { i -> TimedHeight in
+      let t = Double(i) * 0.05 + (i % 3 == 0 ? 0.007 : 0)
+      return TimedHeight(t: t, cm: 40 + 120 * t + 90 * t * t - 400 * t * t * t)
+    }
+    for (i, t0) in [(5, samples[5].t), (8, samples[8].t)] {
+      let slope = LocalFit.cubicSlope(samples, (i - 4)...(i + 3), around: t0)
+      #expect(slope != nil)
+      #expect(abs((slope ?? 0) - (120 + 180 * t0 - 1200 * t0 * t0)) < 1e-6, "at \(t0)")
+      let quadratic = LocalFit.fit(samples, (i - 4)...(i + 3), around: t0, degree: 2).b
+      #expect(abs(quadratic - (120 + 180 * t0 - 1200 * t0 * t0)) > 1, "quadratic at \(t0)")
+    }
+    #expect(LocalFit.cubicSlope(samples, 0...2, around: samples[1].t) == nil)
+  }
+
   /// Walks a piecewise-linear path at 20 Hz through a turn finder.
   private func turns(_ path: [(Double, Double)], until end: Double) -> [(Double, TurnFinder.Turn)] {
     var finder = TurnFinder()

@@ -60,6 +60,45 @@ enum LocalFit {
     return out
   }
 
+  /// The slope (cm/s) at `t0` of a least-squares cubic of cm against
+  /// (t − t0) over the samples in `r`, or nil when they cannot carry one.
+  /// At the centre of a symmetric window a quadratic's slope is the
+  /// window's average slope, low at a velocity peak by the peak's
+  /// curvature times the window's width squared; a cubic's third-order
+  /// term takes that curvature up.
+  static func cubicSlope(_ s: [TimedHeight], _ r: ClosedRange<Int>, around t0: Double) -> Double? {
+    guard r.count >= 4 else { return nil }
+    // x scaled to about ±1 keeps the normal equations well conditioned.
+    let scale = max(abs(s[r.lowerBound].t - t0), abs(s[r.upperBound].t - t0), 1e-9)
+    // The augmented normal equations [Σx^(i+j) | Σx^i·y], i, j = 0…3,
+    // row-major, inline (no heap: this runs for every reading of a peak).
+    var m = InlineArray<20, Double>(repeating: 0)
+    for i in r {
+      let x = (s[i].t - t0) / scale
+      let p: InlineArray<4, Double> = [1, x, x * x, x * x * x]
+      for row in 0..<4 {
+        for column in 0..<4 { m[row * 5 + column] += p[row] * p[column] }
+        m[row * 5 + 4] += p[row] * s[i].cm
+      }
+    }
+    // Gauss–Jordan with partial pivoting.
+    for column in 0..<4 {
+      var pivot = column
+      for row in column..<4 where abs(m[row * 5 + column]) > abs(m[pivot * 5 + column]) {
+        pivot = row
+      }
+      guard abs(m[pivot * 5 + column]) > 1e-12 else { return nil }
+      if pivot != column {
+        for k in 0..<5 { m.swapAt(pivot * 5 + k, column * 5 + k) }
+      }
+      for row in 0..<4 where row != column {
+        let factor = m[row * 5 + column] / m[column * 5 + column]
+        for k in column..<5 { m[row * 5 + k] -= factor * m[column * 5 + k] }
+      }
+    }
+    return m[1 * 5 + 4] / m[1 * 5 + 1] / scale
+  }
+
   static func mean(_ s: [TimedHeight], _ r: ClosedRange<Int>) -> Double {
     var sum = 0.0
     for i in r { sum += s[i].cm }
