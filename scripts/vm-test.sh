@@ -13,7 +13,7 @@
 # Needs root (debootstrap, mkfs -d) and what scripts/setup.sh installs.
 # qemu runs with software emulation (TCG): KVM is used only with
 # LIFTBUDDY_VM_KVM=1, since it has been seen to fail on this machine.
-# Ends with "N passed, N failed"; exits non-zero on any failure.
+# Ends with "N passed, N failed, N not judged"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -106,6 +106,8 @@ if grep -q '^FAIL' "$results" && [ -f "$xchg/guest/failures.txt" ]; then
 fi
 passed="$(grep -c '^PASS' "$results")"
 failed="$(grep -c '^FAIL' "$results")"
+skipped="$(grep -c '^SKIP' "$results")"
 [ "$passed" -gt 0 ] || failed=$((failed + 1))
-echo "$passed passed, $failed failed"
+# A skip is a check the harness could not judge (its reason is on its line).
+echo "$passed passed, $failed failed, $skipped not judged"
 [ "$failed" -eq 0 ]

@@ -26,6 +26,8 @@ export PYTHONPATH=/opt/bumble PYTHONDONTWRITEBYTECODE=1
 mkdir -p "$X/guest"
 log() { echo "vm: $*"; }
 pass() { echo "PASS $1" >>"$RESULTS"; log "PASS $1"; }
+# A check whose premise the harness itself broke: neither passed nor failed.
+skip() { echo "SKIP $1: $2" >>"$RESULTS"; log "SKIP $1: $2"; }
 fail() {
   echo "FAIL $1: $2" >>"$RESULTS"
   log "FAIL $1: $2"
@@ -202,8 +204,18 @@ systemctl stop liftbuddyd
 kill "$subscriber_pid" 2>/dev/null
 cp /tmp/events-ble.jsonl /var/lib/liftbuddy/ble.lbs "$X/guest/"
 check "systemctl stop wrote the set in progress" test "$(reports)" -ge 1
-check "ble:auto: the same reps as liftbuddy analyze of the file (count, ROM within 3 cm)" \
-  python3 "$G/compare_reports.py" "$X/guest/analyze-ble.jsonl" "$LIFTS"
+# Compared with the file only when the emulated clip sent it at its pace: a
+# starved guest has stalled the clip's own Python process for seconds (3.4 s
+# once, with every core of the host busy), and then the daemon heard another
+# stream. The next check, against what the link delivered, stands either way.
+sender_stray="$(python3 "$G/sender_pace.py" "$BLE_STREAM" "$X/guest/peripheral-nus.log" 2>&1)"
+if [[ "$sender_stray" =~ ^[0-9.]+$ ]] && awk -v s="$sender_stray" 'BEGIN { exit !(s > 0.5) }'; then
+  skip "ble:auto: the same reps as liftbuddy analyze of the file (count, ROM within 3 cm)" \
+    "the emulated clip itself sent up to $sender_stray s off the file's pace (guest starved by the host)"
+else
+  check "ble:auto: the same reps as liftbuddy analyze of the file (count, ROM within 3 cm)" \
+    python3 "$G/compare_reports.py" "$X/guest/analyze-ble.jsonl" "$LIFTS"
+fi
 liftbuddy analyze --exercise "$EXERCISE" --load "$LOAD" /var/lib/liftbuddy/ble.lbs >"$X/guest/analyze-received.jsonl"
 check "ble:auto: velocities equal liftbuddy analyze of what the link delivered (its recording)" \
   python3 "$G/compare_reports.py" "$X/guest/analyze-received.jsonl" "$LIFTS" --rom-cm 0.5 --velocity-mps 0.011 --velocity-rel 0.10
