@@ -45,7 +45,7 @@ struct PipelineLatencyBenchmark {
   /// `inline`: the report written on the event path, the loop on the global
   /// pool (the daemon before issue 9); `queued`: the report on the writer's
   /// queue, the loop on the global pool (the daemon); `pinned`: queued, and
-  /// the loop on the socket server's event loop (`Pipeline.Options.executor`).
+  /// the loop on the socket server's event loop (`Pipeline.Options.eventLoop`).
   /// A suffix gives every thread but the subscribers' reader a scheduling
   /// priority, as the unit's settings would: `+nice-N` a nice value of -N
   /// (`Nice=`), `+weightW` a cpu cgroup of its own with the share
@@ -238,7 +238,7 @@ struct PipelineLatencyBenchmark {
       source: source, configuration: configuration, exercise: .squat, loadKg: 100,
       sinks: [stamps, reportSink],
       options: .init(
-        sampleRateHz: nil, tick: nil, executor: variant.pinned ? group.next().executor : nil),
+        sampleRateHz: nil, tick: nil, eventLoop: variant.pinned ? group.next() : nil),
       logger: logger)
     let path = SocketTest.temporaryPath()
     let server = SocketServer(
