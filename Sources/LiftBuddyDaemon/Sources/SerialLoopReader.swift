@@ -23,7 +23,8 @@ import SystemPackage
 /// stamped with the source clock as they are read; on EOF, EIO or a
 /// hang-up `lost`, `retrying` and a new attempt after the backoff, the
 /// device path resolved anew each time. Every member is used on the loop
-/// alone.
+/// alone; finding and opening the device (`serial:auto` asks udev, then
+/// termios) also runs there, once per attempt, for a few milliseconds.
 final class SerialLoopReader {
   private let loop: any EventLoop
   private let locate: SerialSource.Locator
@@ -77,9 +78,14 @@ final class SerialLoopReader {
     }
     let bound = self.bound
     let (clock, out) = (clock, out)
+    // NIO owns the descriptor once the channel exists (the initializer runs
+    // then) and closes it itself if a later step fails; before that, a
+    // failure hands it back to be closed here.
+    let nioOwnsIt = NIOLoopBoundBox(false, eventLoop: loop)
     NIOPipeBootstrap(group: loop)
       .channelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
+        nioOwnsIt.value = true
+        return channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.addHandler(
             SerialChannelHandler(
               path: path, clock: clock, out: out,
@@ -90,10 +96,15 @@ final class SerialLoopReader {
       .takingOwnershipOfDescriptor(input: fd.rawValue)
       .whenComplete { result in
         switch result {
-        case .success(let channel): bound.value.channel = channel
+        case .success(let channel):
+          // Stopped while the channel was being set up: nothing will close it later.
+          if bound.value.stopped {
+            channel.close(promise: nil)
+          } else {
+            bound.value.channel = channel
+          }
         case .failure(let error):
-          // Refused before NIO took the descriptor (it is not a TTY, say).
-          try? fd.close()
+          if !nioOwnsIt.value { try? fd.close() }
           bound.value.failed("cannot read \(path): \(error)")
         }
       }
