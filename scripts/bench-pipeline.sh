@@ -23,7 +23,8 @@
 # groups, as other services or a login would under systemd.
 # LIST (default inline,queued,pinned): inline = report written on the event
 # path (the daemon before issue 9), queued = report on the writer's queue
-# (the daemon), pinned = queued with the loop on the socket's event loop;
+# (the daemon with a replay or BLE), pinned = queued with the loop on the
+# socket's event loop (the daemon with a serial clip);
 # a suffix gives all but the subscribers' reader a priority: +nice-10
 # (Nice=-10), +weight1000 (CPUWeight=1000, as a cgroup v1 cpu.shares). The
 # priorities need root.

@@ -44,8 +44,9 @@ struct PipelineLatencyBenchmark {
   ///
   /// `inline`: the report written on the event path, the loop on the global
   /// pool (the daemon before issue 9); `queued`: the report on the writer's
-  /// queue, the loop on the global pool (the daemon); `pinned`: queued, and
-  /// the loop on the socket server's event loop (`Pipeline.Options.eventLoop`).
+  /// queue, the loop on the global pool (the daemon with a replay or BLE);
+  /// `pinned`: queued, and the loop on the socket server's event loop
+  /// (`Pipeline.Options.eventLoop`, the daemon with a serial clip).
   /// A suffix gives every thread but the subscribers' reader a scheduling
   /// priority, as the unit's settings would: `+nice-N` a nice value of -N
   /// (`Nice=`), `+weightW` a cpu cgroup of its own with the share
