@@ -17,18 +17,73 @@ import Testing
 /// directory under the package, on the machine's disk) and, optionally, a
 /// second process keeps that disk busy with large fsynced writes.
 ///
-/// The alternatives, measured in the same run: the same pipeline with the
-/// report written inline, on the event path, before the socket sink, as the
-/// daemon did before issue 9; and with the loop on the global pool rather
-/// than on the socket server's event loop, as it ran until the tail was
-/// traced to the event loop's wake-up. Opt-in: scripts/bench-pipeline.sh
-/// runs it.
+/// The variants (`LIFTBUDDY_PIPELINE_BENCH_VARIANTS`, comma-separated) run
+/// in rounds, one after the other within each round, so that every variant
+/// sees the same minutes of the machine's load; each round replays
+/// `LIFTBUDDY_PIPELINE_BENCH_SETS` sets of 10 reps (default 10), so three
+/// rounds give each variant 300 reps and 30 lifts: a p99 over events is
+/// then the third-slowest rep, not the slowest of a run. Opt-in:
+/// scripts/bench-pipeline.sh runs it.
 @Suite("Pipeline latency benchmark", .serialized)
 struct PipelineLatencyBenchmark {
   static let environment = ProcessInfo.processInfo.environment
   static let enabled = environment["LIFTBUDDY_PIPELINE_BENCH"] == "1"
   static let subscribers =
     environment["LIFTBUDDY_PIPELINE_BENCH_SUBSCRIBERS"].flatMap(Int.init) ?? 200
+  static let rounds = environment["LIFTBUDDY_PIPELINE_BENCH_ROUNDS"].flatMap(Int.init) ?? 3
+  static let sets = environment["LIFTBUDDY_PIPELINE_BENCH_SETS"].flatMap(Int.init) ?? 10
+  static let repsPerSet = 10
+  /// Replay speed: a rep every 1.2 s of stream time, so 75 ms apart at 16×,
+  /// far more than the 1–2 ms an event takes to reach 200 subscribers.
+  static let speed = environment["LIFTBUDDY_PIPELINE_BENCH_SPEED"].flatMap(Double.init) ?? 16
+  static let variantNames =
+    (environment["LIFTBUDDY_PIPELINE_BENCH_VARIANTS"] ?? "inline,queued,pinned")
+    .split(separator: ",").map(String.init)
+
+  /// How the daemon is run.
+  ///
+  /// `inline`: the report written on the event path, the loop on the global
+  /// pool (the daemon before issue 9); `queued`: the report on the writer's
+  /// queue, the loop on the global pool (the daemon with a replay or BLE);
+  /// `pinned`: queued, and the loop on the socket server's event loop
+  /// (`Pipeline.Options.eventLoop`, the daemon with a serial clip).
+  /// A suffix gives every thread but the subscribers' reader a scheduling
+  /// priority, as the unit's settings would: `+nice-N` a nice value of -N
+  /// (`Nice=`), `+weightW` a cpu cgroup of its own with the share
+  /// `CPUWeight=W` maps to (cgroup v1 `cpu.shares` = W × 1024 / 100).
+  struct Variant: Sendable, CustomStringConvertible {
+    enum Priority: Sendable {
+      case none
+      case nice(Int32)
+      case weight(Int)
+    }
+    var inline: Bool
+    var pinned: Bool
+    var priority: Priority
+    var description: String
+
+    init?(_ name: String) {
+      description = name
+      let parts = name.split(separator: "+", maxSplits: 1).map(String.init)
+      switch parts[0] {
+      case "inline": (inline, pinned) = (true, false)
+      case "queued": (inline, pinned) = (false, false)
+      case "pinned": (inline, pinned) = (false, true)
+      default: return nil
+      }
+      guard parts.count == 2 else {
+        priority = .none
+        return
+      }
+      if parts[1].hasPrefix("nice"), let n = Int32(parts[1].dropFirst(4)) {
+        priority = .nice(n)
+      } else if parts[1].hasPrefix("weight"), let w = Int(parts[1].dropFirst(6)), w > 0 {
+        priority = .weight(w)
+      } else {
+        return nil
+      }
+    }
+  }
 
   /// Stamps each rep and lift as the loop hands it to the sinks.
   final class Stamps: EventSink {
@@ -85,38 +140,106 @@ struct PipelineLatencyBenchmark {
     }
   }
 
-  /// - Parameter variant: `inline`: the report written on the event path,
-  ///   the loop on the global pool (the daemon before issue 9); `queued`:
-  ///   the report on the writer's queue, the loop on the global pool;
-  ///   `pinned`: the report queued and the loop on the socket server's event
-  ///   loop (`Pipeline.Options.executor`, the daemon now).
-  @Test(.enabled(if: enabled), arguments: ["inline", "queued", "pinned"])
-  func repAndLiftLatencyWithReportsOnDisk(_ variant: String) async throws {
+  /// Latencies of one variant, in milliseconds, over every round.
+  struct Tally {
+    /// Every delivery: one per event and subscriber.
+    var repDeliveries: [Double] = []
+    var liftDeliveries: [Double] = []
+    /// Per event: the server's part (hand-over to its last write).
+    var repServer: [Double] = []
+    var liftServer: [Double] = []
+    /// Per event: hand-over to its arrival at the last subscriber.
+    var repLast: [Double] = []
+    var liftLast: [Double] = []
+    /// The 1-minute load average as each round of this variant started.
+    var loads: [Double] = []
+    /// The slowest events by the server's part, with their breakdown.
+    var slowest: [(ms: Double, text: String)] = []
+
+    mutating func add(_ other: Tally) {
+      repDeliveries += other.repDeliveries
+      liftDeliveries += other.liftDeliveries
+      repServer += other.repServer
+      liftServer += other.liftServer
+      repLast += other.repLast
+      liftLast += other.liftLast
+      loads += other.loads
+      slowest = Array((slowest + other.slowest).sorted { $0.ms > $1.ms }.prefix(3))
+    }
+
+    func summary(_ name: String) -> String {
+      func line(_ label: String, _ values: [Double]) -> String {
+        let p = SocketLatencyBenchmark.percentiles(values)
+        return
+          "\(label) n=\(values.count) p50=\(SocketLatencyBenchmark.ms(p.p50)) p99=\(SocketLatencyBenchmark.ms(p.p99)) max=\(SocketLatencyBenchmark.ms(p.max))"
+      }
+      let over = repServer.filter { $0 > 5 }.count + liftServer.filter { $0 > 5 }.count
+      let lastOver = repLast.filter { $0 > 5 }.count + liftLast.filter { $0 > 5 }.count
+      let load = loads.map { String(format: "%.2f", $0) }.joined(separator: " ")
+      return
+        "pipeline latency (\(name), \(PipelineLatencyBenchmark.subscribers) subscribers, load \(load)): deliveries: "
+        + line("rep", repDeliveries) + "; " + line("lift", liftDeliveries)
+        + " ms; server's part per event: " + line("rep", repServer) + "; "
+        + line("lift", liftServer)
+        + " ms; last subscriber per event: " + line("rep", repLast) + "; " + line("lift", liftLast)
+        + " ms; events over 5 ms: server \(over), last subscriber \(lastOver) of \(repServer.count + liftServer.count)"
+    }
+  }
+
+  @Test(.enabled(if: enabled)) func repAndLiftLatencyWithReportsOnDisk() async throws {
+    let variants = try Self.variantNames.map { name in
+      try #require(Variant(name), "unknown variant \(name)")
+    }
     let scratch = ScratchDirectory()
     var stream = SquatStream()
-    for _ in 0..<6 {
+    for _ in 0..<Self.sets {
       stream.still(1)
-      stream.reps(5, seconds: 1.2)
-      stream.still(13)
+      stream.reps(Self.repsPerSet, seconds: 1.2)
+      stream.still(4)
     }
     try stream.write(to: scratch.file("bench.lbs"))
+    var tallies = [String: Tally]()
+    defer { ThreadPriority.removeGroup() }
+    for round in 1...Self.rounds {
+      for variant in variants {
+        let tally = try await Self.run(variant, stream: scratch.file("bench.lbs"))
+        print("  round \(round): " + tally.summary(variant.description))
+        tallies[variant.description, default: Tally()].add(tally)
+      }
+    }
+    for variant in variants {
+      let tally = tallies[variant.description]!
+      print(tally.summary(variant.description))
+      for slow in tally.slowest { print("  slowest (\(variant)): \(slow.text)") }
+      #expect(tally.repServer.count == Self.rounds * Self.sets * Self.repsPerSet)
+      #expect(tally.liftServer.count == Self.rounds * Self.sets)
+      #expect(tally.repDeliveries.count == tally.repServer.count * Self.subscribers)
+      #expect(tally.liftDeliveries.count == tally.liftServer.count * Self.subscribers)
+    }
+  }
+
+  /// One round of one variant.
+  static func run(_ variant: Variant, stream file: String) async throws -> Tally {
     let outBase =
       Self.environment["LIFTBUDDY_PIPELINE_BENCH_DIR"]
       ?? Binaries.packageRoot.appendingPathComponent(".build-bench-reports").path
-    let out = outBase + "/\(variant)-\(getpid())"
+    let out = outBase + "/\(variant.description)-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: out) }
 
     var logger = Logger(label: "pipeline-bench")
     logger.logLevel = .error
-    let source = try ReplaySource(path: scratch.file("bench.lbs"), speed: .factor(8))
+    var configuration = AnalyzerConfiguration()
+    configuration.setRestS = 3
+    let source = try ReplaySource(path: file, speed: .factor(Self.speed))
     let stamps = Stamps()
     let writer = try ReportFileWriter(directory: out, logger: logger)
-    let reportSink: any EventSink = variant == "inline" ? try InlineReportWriter(out) : writer
+    let reportSink: any EventSink = variant.inline ? try InlineReportWriter(out) : writer
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let pipeline = Pipeline(
-      source: source, exercise: .squat, loadKg: 100, sinks: [stamps, reportSink],
+      source: source, configuration: configuration, exercise: .squat, loadKg: 100,
+      sinks: [stamps, reportSink],
       options: .init(
-        sampleRateHz: nil, tick: nil, executor: variant == "pinned" ? group.next().executor : nil),
+        sampleRateHz: nil, tick: nil, eventLoop: variant.pinned ? group.next() : nil),
       logger: logger)
     let path = SocketTest.temporaryPath()
     let server = SocketServer(
@@ -141,8 +264,26 @@ struct PipelineLatencyBenchmark {
         return client
       }
     }
-    let reader = Task { try await SocketTest.offPool { try Self.collect(clients) } }
+    // The reader stands for the subscribers (`liftbuddy watch`, other
+    // processes): it keeps the default priority whatever the daemon gets.
+    let readerThread = ReaderThread()
+    let reader = Task {
+      try await SocketTest.offPool {
+        ThreadPriority.makeDefault()
+        readerThread.id.withLock { $0 = ThreadPriority.currentThread() }
+        return try Self.collect(clients)
+      }
+    }
+    var readerID: pid_t?
+    while readerID == nil {
+      try await Task.sleep(for: .milliseconds(5))
+      readerID = readerThread.id.withLock { $0 }
+    }
+    var tally = Tally()
+    tally.loads = [Self.loadAverage()]
+    try ThreadPriority.apply(variant.priority, except: readerID!)
     await pipeline.run()
+    ThreadPriority.resetAll()
     try await Task.sleep(for: .milliseconds(300))
     await server.shutdown(finalStatus: nil)
     let arrivals = try await reader.value
@@ -151,20 +292,26 @@ struct PipelineLatencyBenchmark {
 
     let published = stamps.times.withLock { $0 }
     let done = written.times.withLock { $0 }
-    var reps: [Double] = []
-    var lifts: [Double] = []
+    var last: [String: Int64] = [:]
     for (key, at) in arrivals {
       guard let sent = published[key] else { continue }
       let ms = Double(at - sent) / 1e6
-      if key.hasPrefix("lift") { lifts.append(ms) } else { reps.append(ms) }
+      if key.hasPrefix("lift") {
+        tally.liftDeliveries.append(ms)
+      } else {
+        tally.repDeliveries.append(ms)
+      }
+      last[key] = max(last[key] ?? at, at)
+    }
+    for (key, at) in last {
+      let ms = Double(at - published[key]!) / 1e6
+      if key.hasPrefix("lift") { tally.liftLast.append(ms) } else { tally.repLast.append(ms) }
     }
     // The server's part: from the loop's hand-over to the last write.
-    var serverReps: [Double] = []
-    var serverLifts: [Double] = []
     for (key, at) in done {
       guard let sent = published[key] else { continue }
       let ms = Double(at - sent) / 1e6
-      if key.hasPrefix("lift") { serverLifts.append(ms) } else { serverReps.append(ms) }
+      if key.hasPrefix("lift") { tally.liftServer.append(ms) } else { tally.repServer.append(ms) }
     }
     // Where the slowest events' time went.
     let started = loopStart.times.withLock { $0 }
@@ -176,21 +323,25 @@ struct PipelineLatencyBenchmark {
       func ms(_ t: Int64?) -> String {
         t.map { SocketLatencyBenchmark.ms(Double($0 - sent) / 1e6) } ?? "?"
       }
-      print(
-        "  slowest: \(key): socket sink returned +\(ms(encoded[key])), loop woke +\(ms(started[key])), "
-          + "last write +\(SocketLatencyBenchmark.ms(Double(total) / 1e6)) ms")
+      tally.slowest.append(
+        (
+          Double(total) / 1e6,
+          "\(key): socket sink returned +\(ms(encoded[key])), loop woke +\(ms(started[key])), "
+            + "last write +\(SocketLatencyBenchmark.ms(Double(total) / 1e6)) ms, "
+            + "last subscriber +\(ms(last[key])) ms (load \(tally.loads[0]))"
+        ))
     }
-    func line(_ name: String, _ values: [Double]) -> String {
-      let p = SocketLatencyBenchmark.percentiles(values)
-      return
-        "\(name) n=\(values.count) p50=\(SocketLatencyBenchmark.ms(p.p50)) p99=\(SocketLatencyBenchmark.ms(p.p99)) max=\(SocketLatencyBenchmark.ms(p.max)) ms"
-    }
-    print(
-      "pipeline latency (\(variant), \(subscribers) subscribers, reports in \(outBase)): "
-        + line("rep", reps) + "; " + line("lift", lifts) + "; server's part (to its last write): "
-        + line("rep", serverReps) + "; " + line("lift", serverLifts))
-    #expect(reps.count == subscribers * 30)
-    #expect(lifts.count == subscribers * 6)
+    return tally
+  }
+
+  /// The reader's thread id, once it runs.
+  final class ReaderThread: Sendable {
+    let id = Mutex<pid_t?>(nil)
+  }
+
+  static func loadAverage() -> Double {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return text.split(separator: " ").first.flatMap { Double($0) } ?? .nan
   }
 
   /// Every rep and lift line each client receives, with its arrival time,
@@ -204,7 +355,7 @@ struct PipelineLatencyBenchmark {
     var open = clients.count
     var lines: [(line: [UInt8], at: Int64)] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
-    let deadline = SocketLatencyBenchmark.nowNanoseconds() + 120_000_000_000
+    let deadline = SocketLatencyBenchmark.nowNanoseconds() + 300_000_000_000
     while open > 0, SocketLatencyBenchmark.nowNanoseconds() < deadline {
       let n = poll(&fds, nfds_t(fds.count), 100)
       guard n > 0 else { continue }
@@ -248,5 +399,73 @@ struct PipelineLatencyBenchmark {
       return "lift \(id)"
     default: return nil
     }
+  }
+}
+
+/// Gives this process's threads a scheduling priority, as a unit's `Nice=`
+/// or `CPUWeight=` would give the daemon's, and takes it back. Needs root
+/// (a negative nice value, a cgroup of its own) and a cgroup v1 `cpu`
+/// hierarchy at /sys/fs/cgroup/cpu for the weight.
+enum ThreadPriority {
+  static let root = "/sys/fs/cgroup/cpu"
+  static let group = "\(root)/liftbuddy-bench-\(getpid())"
+
+  static func threads() -> [pid_t] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [])
+      .compactMap { pid_t($0) }
+  }
+
+  /// The calling thread's id (Glibc's `gettid` is not imported):
+  /// /proc/thread-self links to `PID/task/TID`.
+  static func currentThread() -> pid_t {
+    let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
+    return link.flatMap { $0.split(separator: "/").last.flatMap { pid_t($0) } } ?? 0
+  }
+
+  /// Nice 0 for the calling thread (lowering it from a negative value
+  /// needs no privilege).
+  static func makeDefault() {
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(currentThread()), 0)
+  }
+
+  /// Every thread but `except`; threads started later inherit it from
+  /// the thread that starts them.
+  static func apply(_ priority: PipelineLatencyBenchmark.Variant.Priority, except: pid_t) throws {
+    switch priority {
+    case .none: return
+    case .nice(let n):
+      for tid in threads() where tid != except {
+        // A thread that has just ended is ESRCH; anything else is a failure.
+        guard
+          setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), n) == 0
+            || errno == ESRCH
+        else { throw Errno(rawValue: errno) }
+      }
+    case .weight(let w):
+      if !FileManager.default.fileExists(atPath: group) {
+        guard mkdir(group, 0o755) == 0 else { throw Errno(rawValue: errno) }
+      }
+      try write("\(w * 1024 / 100)", to: "\(group)/cpu.shares")
+      for tid in threads() where tid != except { try? write("\(tid)", to: "\(group)/tasks") }
+    }
+  }
+
+  /// Nice 0 and the root cgroup for every thread.
+  static func resetAll() {
+    for tid in threads() {
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), 0)
+      if FileManager.default.fileExists(atPath: group) { try? write("\(tid)", to: "\(root)/tasks") }
+    }
+  }
+
+  static func removeGroup() {
+    resetAll()
+    _ = rmdir(group)
+  }
+
+  private static func write(_ text: String, to path: String) throws {
+    let fd = try FileDescriptor.open(path, .writeOnly)
+    defer { try? fd.close() }
+    _ = try Array(text.utf8).withUnsafeBytes { try fd.writeAll($0) }
   }
 }

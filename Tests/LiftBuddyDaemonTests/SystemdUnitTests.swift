@@ -65,12 +65,15 @@ import Testing
       "Type=notify", "WatchdogSec=", "Restart=on-failure", "RuntimeDirectory=liftbuddy",
       "StateDirectory=liftbuddy",
       "SupplementaryGroups=dialout", "RestrictAddressFamilies=AF_UNIX AF_BLUETOOTH AF_NETLINK",
-      "RestartPreventExitStatus=78", "MemoryMax=", "TasksMax=",
+      "RestartPreventExitStatus=78", "MemoryMax=", "TasksMax=", "CPUWeight=1000",
     ] {
       #expect(text.contains(required), "\(required)")
     }
     // PrivateNetwork would hide the Bluetooth sockets the BLE source needs.
     #expect(!text.split(separator: "\n").contains { $0.hasPrefix("PrivateNetwork=") })
+    // A real-time policy would let a flood of clients starve the machine.
+    #expect(text.contains("\nRestrictRealtime=yes\n"))
+    #expect(!text.split(separator: "\n").contains { $0.hasPrefix("CPUSchedulingPolicy=") })
   }
 
   @Test func udevRuleNamesTheClipForEveryAdapter() throws {

@@ -109,6 +109,11 @@ public struct DaemonRunner {
     }
     // Connects on its own thread; a broker that is away is a log line, not a failed start.
     let mqtt = mqttConfiguration.map { MQTTSink(configuration: $0, logger: logger) }
+    // One thread serves the socket's and the web view's clients alike; with
+    // a serial clip it also reads the port and runs the pipeline's loop, so
+    // that a rep reaches the subscribers with no other thread to wake
+    // (Pipeline.Options.eventLoop, BENCHMARKS.md issue 9).
+    let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let pipeline = Pipeline(
       source: source, configuration: configuration.analyzer, exercise: exercise, loadKg: loadKg,
       sinks: Self.sinks(
@@ -116,14 +121,13 @@ public struct DaemonRunner {
         statusSuffix: pairingCode.map { "; web pairing code \($0)" } ?? "", mqtt: mqtt),
       options: .init(
         sampleRateHz: isMaxSpeed ? nil : configuration.sampleRateHz,
-        tick: isMaxSpeed ? nil : .milliseconds(500), recorder: recorder, reportWriter: writer),
+        tick: isMaxSpeed ? nil : .milliseconds(500), recorder: recorder, reportWriter: writer,
+        eventLoop: source is SerialSource ? eventLoopGroup.next() : nil),
       logger: logger)
 
     mqtt?.accept(commandsFor: pipeline)
 
     let socketPath = configuration.resolvedSocketPath(environment: environment)
-    // One thread serves the socket's and the web view's clients alike.
-    let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let server = SocketServer(
       configuration: SocketConfiguration(
         path: socketPath, mode: mode_t(configuration.socketMode), group: configuration.socketGroup,

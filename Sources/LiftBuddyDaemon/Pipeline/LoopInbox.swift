@@ -38,9 +38,10 @@ final class LoopInbox: Sendable {
 
   /// The next input, in order; nil once the inbox is closed and empty, or
   /// at once when the calling task is cancelled. One consumer only. Waits
-  /// in the caller's isolation, so that a loop pinned to an executor (see
-  /// `Pipeline.Options.executor`) is resumed there directly, with no hop
-  /// through the global pool.
+  /// in the caller's isolation. The continuation still resumes on the
+  /// generic executor first and hops back after (seen with `perf`); a loop
+  /// pinned to an event loop (`Pipeline.Options.eventLoop`) prefers that
+  /// loop as its task executor, so the hop stays on it.
   func next(isolation: isolated (any Actor)? = #isolation) async -> Pipeline.Input? {
     if Task.isCancelled { return nil }
     // The isolation is passed on explicitly: a closure's `#isolation` is

@@ -1,5 +1,6 @@
 import LiftBuddyCore
 import Logging
+import NIOCore
 import Synchronization
 
 /// Source → analysis → sinks, for one session, as one ordered loop.
@@ -38,20 +39,22 @@ public final class Pipeline: DaemonControl {
     public var recorder: StreamRecorder?
     /// Whose counts the `status` object carries.
     public var reportWriter: ReportFileWriter?
-    /// Where the loop runs; nil: the global pool, as in the daemon. See
-    /// `LoopHost` for what an event loop here buys and costs.
-    public var executor: (any SerialExecutor)?
+    /// Where the loop runs: an event loop (the socket server's, so that an
+    /// event is written to the subscribers with no thread to wake between),
+    /// or nil: the global pool. A source that can read on that event loop
+    /// is told so (`SourceOutput.eventLoop`). See `LoopHost`.
+    public var eventLoop: (any EventLoop)?
 
     public init(
       sampleRateHz: Double? = 10, tick: Duration? = .milliseconds(500),
       recorder: StreamRecorder? = nil, reportWriter: ReportFileWriter? = nil,
-      executor: (any SerialExecutor)? = nil
+      eventLoop: (any EventLoop)? = nil
     ) {
       self.sampleRateHz = sampleRateHz
       self.tick = tick
       self.recorder = recorder
       self.reportWriter = reportWriter
-      self.executor = executor
+      self.eventLoop = eventLoop
     }
   }
 
@@ -108,8 +111,10 @@ public final class Pipeline: DaemonControl {
   /// Reads the source until it ends or the calling task is cancelled, then
   /// closes the set in progress. Call once.
   public func run() async {
-    if let executor = options.executor {
-      await LoopHost(executor: executor).run(self)
+    if let eventLoop = options.eventLoop {
+      await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
+        await LoopHost(executor: eventLoop.executor).run(self)
+      }
     } else {
       await loop()
     }
@@ -122,6 +127,7 @@ public final class Pipeline: DaemonControl {
     publish(&session, to: sinks)
     let inbox = self.inbox
     let output = SourceOutput(
+      eventLoop: options.eventLoop,
       deliver: { event, receipt in inbox.yield(.source(event, receipt)) },
       end: { inbox.yield(.sourceEnded) })
     source.start(clock: clock, output: output)

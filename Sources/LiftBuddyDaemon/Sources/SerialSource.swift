@@ -9,7 +9,9 @@ import SystemPackage
 /// through udev discovery).
 ///
 /// Reading happens on a dedicated thread that waits in poll(2), off the
-/// cooperative pool: a blocked read must never starve the pipeline. When the
+/// cooperative pool: a blocked read must never starve the pipeline; or, when
+/// the consumer runs on an event loop, on that loop (`SerialLoopReader`,
+/// one wake-up per chunk instead of two). When the
 /// device goes away (unplug: EIO or hang-up; EOF) the source reports it and
 /// tries again with exponential backoff, 0.5 s up to 8 s, resolving the
 /// device path anew each time, so that a re-plugged clip (or a udev symlink
@@ -40,6 +42,11 @@ public struct SerialSource: ClipSource {
   }
 
   public func start(clock: SourceClock, output: SourceOutput) {
+    if let loop = output.eventLoop {
+      SerialLoopReader.start(
+        on: loop, locate: locate, baud: baud, backoff: backoff, clock: clock, out: output)
+      return
+    }
     let wake: WakePipe
     do {
       wake = try WakePipe()

@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// Where a running source hands its events: in the daemon, straight into
@@ -18,6 +19,10 @@ public final class SourceOutput: Sendable {
 
   private let deliver: Deliver
   private let end: @Sendable () -> Void
+  /// The event loop the consumer runs on, if it runs on one: a source that
+  /// can wait for its device there (the serial port) does, so that a chunk
+  /// wakes one thread rather than two (`SerialLoopReader`).
+  public let eventLoop: (any EventLoop)?
   private let state = Mutex(State())
 
   private struct State {
@@ -28,7 +33,12 @@ public final class SourceOutput: Sendable {
   /// - Parameters:
   ///   - deliver: takes each event.
   ///   - end: told once when the source has no more events (a replay's end).
-  public init(deliver: @escaping Deliver, end: @escaping @Sendable () -> Void) {
+  ///   - eventLoop: where the consumer runs, if on an event loop.
+  public init(
+    eventLoop: (any EventLoop)? = nil, deliver: @escaping Deliver,
+    end: @escaping @Sendable () -> Void
+  ) {
+    self.eventLoop = eventLoop
     self.deliver = deliver
     self.end = end
   }
