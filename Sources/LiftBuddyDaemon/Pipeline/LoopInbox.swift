@@ -2,12 +2,12 @@ import NIOCore
 import Synchronization
 
 /// The pipeline loop's one input queue: many producers (the source's
-/// reading thread, the ticker, every asker of a request), one consumer (the
-/// loop), first in, first out.
+/// reader, the ticker, every asker of a request), one consumer (the loop),
+/// first in, first out.
 ///
 /// Why not an `AsyncStream`: its storage is generic code the compiler
 /// cannot specialise across the standard library's boundary, so every
-/// `yield` from the serial thread looked up generic metadata (about 7 % of
+/// `yield` from the serial reader (then a thread of its own) looked up generic metadata (about 7 % of
 /// the idle daemon's samples in `perf`, 40 chunks a second). This type is
 /// concrete: a lock, a ring buffer and the one waiting continuation.
 final class LoopInbox: Sendable {

@@ -19,7 +19,8 @@ import SystemPackage
 /// (BENCHMARKS.md, issue 9). Here the port's descriptor is one more
 /// channel on the loop (`NIOPipeBootstrap`), so there is no second wake-up.
 ///
-/// Same behaviour as the thread (`SerialSource`): `connected`, then bytes
+/// The one serial reader (`liftbuddy record`, with no loop of its own, gets
+/// one of NIO's shared loops): `connected`, then bytes
 /// stamped with the source clock as they are read; on EOF, EIO or a
 /// hang-up `lost`, `retrying` and a new attempt after the backoff, the
 /// device path resolved anew each time. Every member is used on the loop
