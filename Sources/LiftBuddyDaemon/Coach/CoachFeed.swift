@@ -41,8 +41,7 @@ public final class CoachFeed: Sendable {
     queue.execute { [self] in
       let callbacks = MosquittoClient.Callbacks(
         connected: { [weak self] rc in self?.onQueue { $0.connected(rc) } },
-        disconnected: { [weak self] rc in
-          let systemError = errno
+        disconnected: { [weak self] rc, systemError in
           self?.onQueue { $0.disconnected(rc, systemError: systemError) }
         },
         published: { _ in },

@@ -65,8 +65,7 @@ public final class MQTTSink: EventSink {
     queue.execute { [self] in
       let callbacks = MosquittoClient.Callbacks(
         connected: { [weak self] rc in self?.onQueue { $0.connected(rc) } },
-        disconnected: { [weak self] rc in
-          let systemError = errno
+        disconnected: { [weak self] rc, systemError in
           self?.onQueue { $0.disconnected(rc, systemError: systemError) }
         },
         published: { [weak self] mid in self?.onQueue { $0.acknowledged(mid) } },

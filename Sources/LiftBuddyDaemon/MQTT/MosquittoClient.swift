@@ -21,7 +21,9 @@ final class MosquittoClient {
     var connected: @Sendable (Int32) -> Void
     /// 0 after our own `disconnect`, else the reason the link broke (or a
     /// connection attempt failed).
-    var disconnected: @Sendable (Int32) -> Void
+    /// The code, and `errno` as the callback found it (read first, on
+    /// libmosquitto's thread: the reason behind `MOSQ_ERR_ERRNO`).
+    var disconnected: @Sendable (_ rc: Int32, _ systemError: Int32) -> Void
     /// A message left (QoS 0) or was acknowledged (QoS 1).
     var published: @Sendable (Int32) -> Void
     /// A message on a subscribed topic: its topic and payload, the payload
@@ -71,8 +73,10 @@ final class MosquittoClient {
       Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.connected(rc)
     }
     mosquitto_disconnect_callback_set(handle) { _, data, rc in
+      let systemError = errno
       guard let data else { return }
-      Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.disconnected(rc)
+      Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue().callbacks.disconnected(
+        rc, systemError)
     }
     mosquitto_publish_callback_set(handle) { _, data, mid in
       guard let data else { return }
