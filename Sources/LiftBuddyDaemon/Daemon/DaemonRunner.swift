@@ -176,23 +176,31 @@ public struct DaemonRunner {
           pipeline: pipeline, notifier: notifier,
           readyStatus: "reading \(source.name); reports to \(outputDir)"),
         successTerminationBehavior: .gracefullyShutdownGroup,
-        failureTerminationBehavior: .gracefullyShutdownGroup),
+        failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "pipeline"),
       .init(
         service: ReloadService(
           loader: loader, running: configuration, pipeline: pipeline, levelBox: levelBox,
           notifier: notifier,
-          logger: logger)),
+          logger: logger), serviceName: "reload"),
     ]
     if let interval = notifier.watchdogInterval() {
       services.append(
-        .init(service: WatchdogService(pipeline: pipeline, notifier: notifier, interval: interval)))
+        .init(
+          service: WatchdogService(pipeline: pipeline, notifier: notifier, interval: interval),
+          serviceName: "watchdog"))
     }
     var groupConfiguration = ServiceGroupConfiguration(
       services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
       logger: logger)
-    // SIGTERM must end the daemon within 2 s whatever a service does.
+    // A service that has not stopped 1.5 s after SIGTERM is cancelled (ours all
+    // stop on cancellation). No cancellation deadline: swift-service-lifecycle
+    // enforces one with fatalError from a timer task that is only cancelled
+    // after the group returns, so in a starved process (two cores shared with a
+    // build, a stalling SD card) it can fire after the services have finished
+    // and crash the daemon while it writes the last set. systemd's
+    // TimeoutStopSec (5 s, then SIGKILL) is the hard bound.
     groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(1500)
-    groupConfiguration.maximumCancellationDuration = .milliseconds(300)
+    groupConfiguration.maximumCancellationDuration = nil
 
     logger.notice(
       "liftbuddyd started",
