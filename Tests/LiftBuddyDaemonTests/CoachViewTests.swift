@@ -67,7 +67,7 @@ struct CoachViewTests {
     let daemons = try Self.racks.map {
       try Self.rack($0.rack, stream: Self.stream($0.stream), port: broker.port, in: dir)
     }
-    for d in daemons { #expect(await d.wait(timeout: 60) == 0, "\(d.stderr)") }
+    for d in daemons { await d.expectExit(within: 60) }
 
     var reportsByRack: [String: [LiftReport]] = [:]
     for (rack, _) in Self.racks {
@@ -111,7 +111,7 @@ struct CoachViewTests {
         "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", "liftbuddy/rack-1/lift", "-f",
         file,
       ], in: dir, name: "pub")
-    #expect(await pub.wait(timeout: 10) == 0)
+    await pub.expectExit(within: 10)
     #expect(await waitUntil(timeout: 20) { feed.room.counts.duplicates == 1 })
     #expect(feed.room.racks["rack-1"]?.lifts == 1)
     await feed.close()
@@ -164,7 +164,7 @@ struct CoachViewTests {
     #expect(await waitUntil(timeout: 30) { feed.isConnected })
     let daemon = try Self.rack(
       "rack-7", stream: Self.stream("squat-serial-typical.lbs"), port: port, in: dir)
-    #expect(await daemon.wait(timeout: 60) == 0)
+    await daemon.expectExit(within: 60)
     #expect(await waitUntil(timeout: 20) { feed.room.racks["rack-7"]?.online == false })
     await feed.close()
 
@@ -190,7 +190,7 @@ struct CoachViewTests {
     #expect(await coach.waitFor(timeout: 20) { coach.stderr.contains("coach: connected") })
     let other = try Self.rack(
       "rack-1", stream: Self.stream("squat-serial-typical.lbs"), port: broker.port, in: dir)
-    #expect(await other.wait(timeout: 60) == 0)
+    await other.expectExit(within: 60)
     let report = try LiftReport.decode(path: try #require(jsonFiles(in: dir.file("rack-1")).first))
 
     // A page's blocking reads run on a thread of their own, never on the
@@ -222,7 +222,7 @@ struct CoachViewTests {
     let page = await Self.offThePool { try? TCPTestClient.request(port: web, get: "/room") }
     #expect(page?.status == 200 && page?.body.contains("/room.js") == true)
     coach.signal(SIGTERM)
-    #expect(await coach.wait(timeout: 5) == 0, "\(coach.stderr)")
+    await coach.expectExit(within: 5)
     await broker.stop()
   }
 
@@ -236,7 +236,7 @@ struct CoachViewTests {
         "--source", "replay:x.lbs", "--coach", "--mqtt", "127.0.0.1", "--output-dir", dir.file("l"),
       ],
       in: dir)
-    #expect(await daemon.wait(timeout: 10) == DaemonRunner.exitConfigurationError)
+    await daemon.expectExit(DaemonRunner.exitConfigurationError, within: 10)
     #expect(daemon.stderr.contains("'coach'"), "\(daemon.stderr)")
     #expect(daemon.stderr.contains("give mqtt and http too"), "\(daemon.stderr)")
   }

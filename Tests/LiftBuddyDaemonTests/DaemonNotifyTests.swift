@@ -74,6 +74,6 @@ extension DaemonProcessTests {
     daemon.signal(SIGTERM)
     let last = receiver.receive(for: 1.5)
     #expect(last.contains { $0.contains("STOPPING=1") }, "\(last)")
-    #expect(await daemon.wait(timeout: 2) == 0)
+    await daemon.expectExit(within: 2)
   }
 }

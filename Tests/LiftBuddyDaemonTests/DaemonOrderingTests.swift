@@ -47,7 +47,7 @@ extension DaemonProcessTests {
     defer { flood.cancel() }
     let lines = try await SocketTest.offPool { try client.linesUntilEOF() }
     flood.cancel()
-    #expect(await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 10)
 
     var repsSeen: [String: [Int]] = [:]
     var lifts = 0

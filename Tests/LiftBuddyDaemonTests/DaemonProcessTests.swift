@@ -71,7 +71,7 @@ import Testing
       URL(fileURLWithPath: files[0]).lastPathComponent == "\(report["id"] as? String ?? "?").json")
     #expect(rig.daemon.isRunning)
     rig.daemon.signal(SIGTERM)
-    #expect(await rig.daemon.wait(timeout: 2) == 0)
+    await rig.daemon.expectExit(within: 2)
   }
 
   @Test func unplugMidSetClosesTheSetAndTheDaemonReconnects() async throws {
@@ -102,7 +102,7 @@ import Testing
     await PacedWriter(pty: rig.pty).play(second.rows[...])
     // Shutdown closes the second set, whatever the rest time.
     rig.daemon.signal(SIGTERM)
-    #expect(await rig.daemon.wait(timeout: 2) == 0)
+    await rig.daemon.expectExit(within: 2)
     let files = jsonFiles(in: rig.out)
     #expect(files.count == 2)
     #expect(try files.map { repCount(try reportObject($0)) }.contains(2))
@@ -157,7 +157,7 @@ import Testing
     #expect(await waitUntil(timeout: 5) { jsonFiles(in: out).count == 1 }, "\(daemon.stderr)")
     #expect(daemon.isRunning)
     daemon.signal(SIGTERM)
-    #expect(await daemon.wait(timeout: 2) == 0)
+    await daemon.expectExit(within: 2)
   }
 
   @Test(arguments: [
@@ -186,7 +186,7 @@ import Testing
   @Test func helpExplainsEveryOption() async throws {
     let dir = ScratchDirectory()
     let daemon = try DaemonChild(Binaries.liftbuddyd, ["--help"], in: dir)
-    #expect(await daemon.wait(timeout: 5) == 0)
+    await daemon.expectExit(within: 5)
     for flag in [
       "--source", "--socket", "--output-dir", "--record", "--speed", "--loop", "--config",
       "--exercise", "--load",

@@ -43,7 +43,7 @@ extension DaemonProcessTests {
     #expect(
       await waitUntil(timeout: 2) { daemon.stderr.contains("configuration reloaded") },
       "\(daemon.stderr)")
-    #expect(await daemon.wait(timeout: 15) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 15)
     let files = jsonFiles(in: out)
     try #require(files.count == 2, "\(daemon.stderr)")
     let reports = try files.map(reportObject).sorted {
@@ -78,7 +78,7 @@ extension DaemonProcessTests {
     #expect(partial.split(separator: "\n").count > 400)
     let start = ContinuousClock.now
     daemon.signal(SIGINT)
-    #expect(await daemon.wait(timeout: 2) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 2)
     #expect(ContinuousClock.now - start < .seconds(2))
     let files = jsonFiles(in: out)
     try #require(files.count == 1)
@@ -112,6 +112,6 @@ extension DaemonProcessTests {
     #expect(await waitUntil(timeout: 6) { jsonFiles(in: out).count == 1 }, "\(daemon.stderr)")
     #expect(daemon.isRunning)
     daemon.signal(SIGTERM)
-    #expect(await daemon.wait(timeout: 2) == 0)
+    await daemon.expectExit(within: 2)
   }
 }

@@ -39,6 +39,6 @@ extension DaemonProcessTests {
       port: port, post: "/api/command", body: set, headers: ["X-Pairing-Code: \(code)"])
     #expect(reply.status == 200 && reply.body.contains(#""class":"ack""#), "\(reply)")
     daemon.signal(SIGTERM)
-    #expect(await daemon.wait(timeout: 3) == 0)
+    await daemon.expectExit(within: 3)
   }
 }

@@ -80,7 +80,7 @@ struct MQTTCommandTests {
     #expect(messages == expected)
 
     daemon.signal(SIGTERM)
-    #expect(await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 10)
     // Counted: the `set`s (sent until the subscription was in force) and `end_set`; the 3 refused.
     #expect(daemon.stderr.contains("MQTT: commands from liftbuddy/r8/cmd answered="))
     #expect(daemon.stderr.contains(" refused=3\n"), "\(daemon.stderr)")

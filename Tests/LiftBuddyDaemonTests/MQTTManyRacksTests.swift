@@ -44,7 +44,7 @@ struct MQTTManyRacksTests {
         ], in: dir, name: "rack-\(i)")
     }
     for daemon in daemons {
-      #expect(await daemon.wait(timeout: 120) == 0, "\(daemon.stderr)")
+      await daemon.expectExit(within: 120)
     }
     for i in 0..<Self.racks {
       let expected = try Self.expectedSequence(reports: jsonFiles(in: dir.file("lifts-\(i)")))

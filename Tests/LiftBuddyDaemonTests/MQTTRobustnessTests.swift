@@ -40,9 +40,9 @@ struct MQTTRobustnessTests {
     let started = Date()
     let hung = try daemon("hung", ["--mqtt", "127.0.0.1:\(server.port)", "--rack", "r10"])
     let plain = try daemon("plain", [])
-    #expect(await plain.wait(timeout: 60) == 0, "\(plain.stderr)")
+    await plain.expectExit(within: 60)
     let plainElapsed = Date().timeIntervalSince(started)
-    #expect(await hung.wait(timeout: 60) == 0, "\(hung.stderr)")
+    await hung.expectExit(within: 60)
     let hungElapsed = Date().timeIntervalSince(started)
     // At most the 1 s the sink may wait for the broker at exit (it does
     // not, knowing it away), plus scheduling.
@@ -104,7 +104,7 @@ struct MQTTRobustnessTests {
     #expect(connected, "\(daemon.stderr)")
     #expect(daemon.isRunning)
     daemon.signal(SIGTERM)
-    #expect(await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 10)
     await broker.stop()
   }
 
@@ -143,7 +143,7 @@ struct MQTTRobustnessTests {
     }
     #expect(connected, "\(daemon.stderr)")
     daemon.signal(SIGTERM)
-    #expect(await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 10)
     await tls.stop()
   }
 }

@@ -61,7 +61,7 @@ struct MQTTSecurityTests {
         dir.file("lifts"), "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)",
         "--rack", "r6", "--mqtt-username", "r6", "--mqtt-password-file", dir.file("pw"),
       ], in: dir, name: "liftbuddyd")
-    #expect(await daemon.wait(timeout: 60) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 60)
     #expect(jsonFiles(in: dir.file("lifts")).count == 1)
     let refusal =
       "MQTT broker 127.0.0.1:\(broker.port): the broker refused the connection: Connection Refused: not authorised.; retrying"
@@ -93,7 +93,7 @@ struct MQTTSecurityTests {
         dir.file("lifts"), "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)",
         "--rack", "r6", "--mqtt-username", "r6",
       ], in: dir, name: "liftbuddyd", environment: ["CREDENTIALS_DIRECTORY": credentials])
-    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 30)
     let file = try #require(jsonFiles(in: dir.file("lifts")).first)
     #expect(await waitUntil(timeout: 20) { !coach.messages(on: "liftbuddy/r6/lift").isEmpty })
     #expect(
@@ -193,7 +193,7 @@ struct MQTTSecurityTests {
     // The wall reads every rack.
     #expect(!wall.messages(on: "liftbuddy/r6/status").isEmpty)
     daemon.signal(SIGTERM)
-    #expect(await daemon.wait(timeout: 10) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 10)
     #expect(!daemon.stderr.contains("end_set"), "\(daemon.stderr)")
     await wall.stop()
     await coach.stop()
@@ -239,7 +239,7 @@ struct MQTTSecurityTests {
         dir.file("lifts"), "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)",
         "--rack", "r6", "--mqtt-username", "r6", "--mqtt-password-file", dir.file("pw"),
       ], in: dir, name: "rack")
-    #expect(await rack.wait(timeout: 30) == 0, "\(rack.stderr)")
+    await rack.expectExit(within: 30)
     let seen = await CoachViewTests.offThePool { () -> Bool in
       let deadline = Date().addingTimeInterval(20)
       while Date() < deadline {
@@ -256,7 +256,7 @@ struct MQTTSecurityTests {
     }
     #expect(seen, "\(right.stderr)")
     for child in [wrong, right] { child.signal(SIGTERM) }
-    #expect(await right.wait(timeout: 10) == 0)
+    await right.expectExit(within: 10)
     _ = await wrong.wait(timeout: 10)
     await broker.stop()
   }
@@ -285,7 +285,7 @@ struct MQTTSecurityTests {
         "--rack", "r7", "--mqtt-ca-file", pki.ca, "--mqtt-cert-file", pki.cert("r7"),
         "--mqtt-key-file", pki.key("r7"),
       ], in: dir, name: "liftbuddyd")
-    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 30)
     let file = try #require(jsonFiles(in: dir.file("lifts")).first)
     #expect(await waitUntil(timeout: 20) { !coach.messages(on: "liftbuddy/r7/lift").isEmpty })
     #expect(
@@ -301,7 +301,7 @@ struct MQTTSecurityTests {
         "127.0.0.1:\(broker.port)", "--rack", "r7", "--mqtt-ca-file", pki.serverCert,
         "--mqtt-cert-file", pki.cert("r7"), "--mqtt-key-file", pki.key("r7"),
       ], in: dir, name: "wrong")
-    #expect(await wrong.wait(timeout: 60) == 0, "\(wrong.stderr)")
+    await wrong.expectExit(within: 60)
     #expect(jsonFiles(in: dir.file("lifts2")).count == 1)
     // libmosquitto tells a failed handshake now by its callback, with or
     // without OpenSSL's reason, now not at all (the 5 s without an answer).

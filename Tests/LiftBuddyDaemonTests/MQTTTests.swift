@@ -33,7 +33,7 @@ struct MQTTTests {
         "--source", "replay:\(Self.stream)", "--speed", "max", "--output-dir", dir.file("lifts"),
         "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)", "--rack", "r1",
       ], in: dir, name: "liftbuddyd")
-    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 30)
     let offline = await waitUntil(timeout: 20) {
       subscriber.messages(on: "liftbuddy/r1/status").last?.json?["state"] as? String == "offline"
     }
@@ -115,7 +115,7 @@ struct MQTTTests {
         "--source", "replay:\(Self.stream)", "--speed", "max", "--output-dir", dir.file("lifts"),
         "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(port)", "--rack", "r3",
       ], in: dir, name: "liftbuddyd")
-    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 30)
     #expect(jsonFiles(in: dir.file("lifts")).count == 1)
     let log = daemon.stderr
     let problem = "MQTT broker 127.0.0.1:\(port): Connection refused; retrying"
@@ -136,7 +136,7 @@ struct MQTTTests {
         "--source", "replay:\(Self.stream)", "--speed", "max", "--output-dir", lifts,
         "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(port)", "--rack", "r5",
       ], in: dir, name: "first")
-    #expect(await first.wait(timeout: 30) == 0, "\(first.stderr)")
+    await first.expectExit(within: 30)
     let queue = lifts + "/mqtt-queue"
     #expect(jsonFiles(in: queue).count == 1, "\(first.stderr)")
     #expect(first.stderr.contains("they wait in \(queue) for the next start"), "\(first.stderr)")
@@ -153,7 +153,7 @@ struct MQTTTests {
         "--source", "replay:\(dir.file("still.lbs"))", "--speed", "max", "--output-dir", lifts,
         "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(port)", "--rack", "r5",
       ], in: dir, name: "second")
-    #expect(await second.wait(timeout: 30) == 0, "\(second.stderr)")
+    await second.expectExit(within: 30)
     #expect(second.stderr.contains("1 lift reports from an earlier run wait for the broker"))
     let report = try #require(jsonFiles(in: lifts).first)
     let sent = await waitUntil(timeout: 20) {
@@ -188,7 +188,7 @@ struct MQTTTests {
         "MQTT broker no-such-broker.invalid:1883: the host name does not resolve")
     }
     #expect(said, "\(daemon.stderr)")
-    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 30)
     #expect(jsonFiles(in: dir.file("lifts")).count == 1)
   }
 }

@@ -27,10 +27,10 @@ extension DaemonProcessTests {
         "--source", "replay:\(sample)", "--speed", "max", "--output-dir", dir.file("lifts"),
         "--socket", dir.file("d.sock"),
       ], in: dir, name: "liftbuddyd")
-    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 30)
     let analyze = try DaemonChild(
       Binaries.liftbuddy, ["analyze", sample], in: dir, name: "analyze")
-    #expect(await analyze.wait(timeout: 30) == 0, "\(analyze.stderr)")
+    await analyze.expectExit(within: 30)
     let lines = analyze.stdout.split(separator: "\n").map { String($0) + "\n" }
     let contents = try jsonFiles(in: dir.file("lifts")).map {
       try String(contentsOfFile: $0, encoding: .utf8)
@@ -55,10 +55,10 @@ extension DaemonProcessTests {
         dir.file("lifts"),
         "--socket", dir.file("d.sock"), "--record", dir.file("rerecorded.lbs"),
       ], in: dir, name: "liftbuddyd")
-    #expect(await daemon.wait(timeout: 30) == 0, "\(daemon.stderr)")
+    await daemon.expectExit(within: 30)
     let analyze = try DaemonChild(
       Binaries.liftbuddy, ["analyze", dir.file("three-sets.lbs")], in: dir, name: "analyze")
-    #expect(await analyze.wait(timeout: 30) == 0, "\(analyze.stderr)")
+    await analyze.expectExit(within: 30)
 
     let lines = analyze.stdout.split(separator: "\n").map(String.init)
     let files = jsonFiles(in: dir.file("lifts"))
@@ -70,7 +70,7 @@ extension DaemonProcessTests {
     // The re-recorded stream replays to the same reports as well.
     let again = try DaemonChild(
       Binaries.liftbuddy, ["analyze", dir.file("rerecorded.lbs")], in: dir, name: "analyze-again")
-    #expect(await again.wait(timeout: 30) == 0)
+    await again.expectExit(within: 30)
     let repsAgain = again.stdout.split(separator: "\n").map { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]).flatMap(repCount)
     }

@@ -93,6 +93,22 @@ final class DaemonChild {
     return process.isRunning ? nil : process.terminationStatus
   }
 
+  /// Expects an exit with `status` within `timeout` seconds. A failure says how the child ended
+  /// and the end of its stderr, so that a CI log alone names the cause.
+  func expectExit(
+    _ status: Int32 = 0, within timeout: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let actual = await wait(timeout: timeout)
+    #expect(
+      actual == status,
+      """
+      \(process.executableURL?.lastPathComponent ?? "child") \
+      \(actual.map { "exited with status \($0)" } ?? "still running after \(timeout) s"); \
+      its stderr ends: \(stderr.suffix(3000))
+      """, sourceLocation: sourceLocation)
+  }
+
   /// Waits until `condition` holds, up to `timeout` seconds.
   func waitFor(timeout: Double, _ condition: () async -> Bool) async -> Bool {
     await waitUntil(timeout: timeout, condition)

@@ -28,7 +28,7 @@ extension DaemonProcessTests {
       await waitUntil(timeout: 5) { recorder.stdout.contains("status: connected") },
       "\(recorder.stderr)")
     await PacedWriter(pty: pty).play(stream.rows[...])
-    #expect(await recorder.wait(timeout: 14) == 0, "\(recorder.stderr)")
+    await recorder.expectExit(within: 14)
     #expect(recorder.stdout.contains("rep 2"), "\(recorder.stdout)")
     let text = try String(contentsOfFile: dir.file("rec.lbs"), encoding: .utf8)
     let lines = text.split(separator: "\n")
@@ -43,7 +43,7 @@ extension DaemonProcessTests {
 
     let analyze = try DaemonChild(
       Binaries.liftbuddy, ["analyze", dir.file("rec.lbs")], in: dir, name: "analyze")
-    #expect(await analyze.wait(timeout: 20) == 0)
+    await analyze.expectExit(within: 20)
     let report = try #require(
       try JSONSerialization.jsonObject(with: Data(analyze.stdout.utf8)) as? [String: Any],
       "\(analyze.stdout)")
@@ -60,13 +60,13 @@ extension DaemonProcessTests {
     try stream.write(to: dir.file("s.lbs"))
     let replay = try DaemonChild(
       Binaries.liftbuddy, ["replay", dir.file("s.lbs"), "--speed", "max"], in: dir, name: "replay")
-    #expect(await replay.wait(timeout: 20) == 0, "\(replay.stderr)")
+    await replay.expectExit(within: 20)
     let out = replay.stdout.split(separator: "\n")
     #expect(out.contains { $0.hasPrefix("set 1 started") })
     #expect(out.filter { $0.hasPrefix("set 1 rep ") }.count == 3)
     let analyze = try DaemonChild(
       Binaries.liftbuddy, ["analyze", dir.file("s.lbs")], in: dir, name: "analyze")
-    #expect(await analyze.wait(timeout: 20) == 0)
+    await analyze.expectExit(within: 20)
     #expect(out.contains { $0 + "\n" == analyze.stdout })
   }
 
@@ -108,7 +108,7 @@ extension DaemonProcessTests {
       })
     let bytes = try await readSome(path: path, seconds: 2)
     #expect(String(decoding: bytes, as: UTF8.self).contains("s:140\na:1:0\n"))
-    #expect(await feeder.wait(timeout: 10) == 0)
+    await feeder.expectExit(within: 10)
   }
 
   /// Reads a TTY for a while, as a clip's reader would.
