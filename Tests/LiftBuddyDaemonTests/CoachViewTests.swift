@@ -222,7 +222,7 @@ struct CoachViewTests {
     let page = await Self.offThePool { try? TCPTestClient.request(port: web, get: "/room") }
     #expect(page?.status == 200 && page?.body.contains("/room.js") == true)
     coach.signal(SIGTERM)
-    await coach.expectExit(within: 5)
+    await coach.expectExit(within: 10)
     await broker.stop()
   }
 

@@ -74,6 +74,6 @@ extension DaemonProcessTests {
     daemon.signal(SIGTERM)
     let last = receiver.receive(for: 1.5)
     #expect(last.contains { $0.contains("STOPPING=1") }, "\(last)")
-    await daemon.expectExit(within: 2)
+    await daemon.expectExit(within: 10)
   }
 }

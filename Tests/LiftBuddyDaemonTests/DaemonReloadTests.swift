@@ -76,10 +76,8 @@ extension DaemonProcessTests {
     // The recording is written as it goes (flushed every half second).
     let partial = try String(contentsOfFile: dir.file("rec.lbs"), encoding: .utf8)
     #expect(partial.split(separator: "\n").count > 400)
-    let start = ContinuousClock.now
     daemon.signal(SIGINT)
-    await daemon.expectExit(within: 2)
-    #expect(ContinuousClock.now - start < .seconds(2))
+    await daemon.expectExit(within: 10)
     let files = jsonFiles(in: out)
     try #require(files.count == 1)
     #expect(repCount(try reportObject(files[0])) == 2)
@@ -112,6 +110,6 @@ extension DaemonProcessTests {
     #expect(await waitUntil(timeout: 6) { jsonFiles(in: out).count == 1 }, "\(daemon.stderr)")
     #expect(daemon.isRunning)
     daemon.signal(SIGTERM)
-    await daemon.expectExit(within: 2)
+    await daemon.expectExit(within: 10)
   }
 }

@@ -41,7 +41,7 @@ extension DaemonProcessTests {
 
     rig.daemon.signal(SIGTERM)
     _ = try client.line { $0.contains("\"state\":\"stopping\"") }
-    await rig.daemon.expectExit(within: 2)
+    await rig.daemon.expectExit(within: 10)
     #expect(!FileManager.default.fileExists(atPath: rig.dir.file("d.sock")))
   }
 }

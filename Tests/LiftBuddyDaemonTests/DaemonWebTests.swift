@@ -39,6 +39,6 @@ extension DaemonProcessTests {
       port: port, post: "/api/command", body: set, headers: ["X-Pairing-Code: \(code)"])
     #expect(reply.status == 200 && reply.body.contains(#""class":"ack""#), "\(reply)")
     daemon.signal(SIGTERM)
-    await daemon.expectExit(within: 3)
+    await daemon.expectExit(within: 10)
   }
 }

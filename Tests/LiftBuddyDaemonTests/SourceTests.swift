@@ -133,9 +133,10 @@ import Testing
       }
     }
     let elapsed = ContinuousClock.now - start
-    // Two passes of ~0.5 s each, at the recording's pace.
+    // Two passes of ~0.5 s each, at the recording's pace (the upper bound only
+    // catches a gross slowdown: a starved suite can lose seconds anywhere).
     #expect(elapsed >= .milliseconds(900))
-    #expect(elapsed < .seconds(3))
+    #expect(elapsed < .seconds(10))
     #expect(lastT > 0.9)
   }
 }
