@@ -86,9 +86,9 @@ import Testing
     // Unplug: the master goes away, the daemon's reads fail with EIO.
     rig.pty.close()
     #expect(
-      await waitUntil(timeout: 3) { jsonFiles(in: rig.out).count == 1 }, "\(rig.daemon.stderr)")
+      await waitUntil(timeout: 10) { jsonFiles(in: rig.out).count == 1 }, "\(rig.daemon.stderr)")
     // The set's report goes out first, then the status.
-    #expect(await waitUntil(timeout: 2) { rig.daemon.stderr.contains(": disconnected (") })
+    #expect(await waitUntil(timeout: 10) { rig.daemon.stderr.contains(": disconnected (") })
     let firstReport = try reportObject(try #require(jsonFiles(in: rig.out).first))
     #expect(repCount(firstReport) == 2)
     #expect(rig.daemon.isRunning)

@@ -34,14 +34,14 @@ extension DaemonProcessTests {
     try "set_rest_s = 3\nload_kg = lots\n".write(toFile: conf, atomically: true, encoding: .utf8)
     daemon.signal(SIGHUP)
     #expect(
-      await waitUntil(timeout: 2) { daemon.stderr.contains("reload failed") }, "\(daemon.stderr)")
+      await waitUntil(timeout: 10) { daemon.stderr.contains("reload failed") }, "\(daemon.stderr)")
     #expect(daemon.isRunning)
 
     try "set_rest_s = 3\nexercise = deadlift\nload_kg = 140\n".write(
       toFile: conf, atomically: true, encoding: .utf8)
     daemon.signal(SIGHUP)
     #expect(
-      await waitUntil(timeout: 2) { daemon.stderr.contains("configuration reloaded") },
+      await waitUntil(timeout: 10) { daemon.stderr.contains("configuration reloaded") },
       "\(daemon.stderr)")
     await daemon.expectExit(within: 15)
     let files = jsonFiles(in: out)
@@ -103,7 +103,7 @@ extension DaemonProcessTests {
         "--output-dir", out, "--socket", dir.file("d.sock"), "--record", "/dev/full",
       ], in: dir, name: "liftbuddyd")
     #expect(
-      await waitUntil(timeout: 3) {
+      await waitUntil(timeout: 10) {
         daemon.stderr.contains("<3>liftbuddyd: cannot write the recording /dev/full")
       },
       "\(daemon.stderr)")

@@ -13,7 +13,7 @@ extension DaemonProcessTests {
     let rig = try LiveRig(restS: 30)
     #expect(await waitUntil(timeout: 5) { rig.connectedCount() == 1 }, "\(rig.daemon.stderr)")
     // Reads throw after 3 s without a line: a missing reply fails the test.
-    let client = try SocketTestClient(path: rig.dir.file("d.sock"), timeout: 3)
+    let client = try SocketTestClient(path: rig.dir.file("d.sock"), timeout: 10)
     #expect(try client.line().contains("\"class\":\"version\""))
     try client.send(#"{"cmd":"watch","classes":["lift","status"]}"# + "\n")
     _ = try client.line { $0.contains("\"class\":\"ack\"") }
@@ -29,7 +29,7 @@ extension DaemonProcessTests {
     let lift = try client.line { $0.hasPrefix("{\"class\":\"lift\"") }
     // The file is written on the writer's own queue, which the socket does
     // not wait for: it may land just after the event.
-    #expect(await waitUntil(timeout: 3) { jsonFiles(in: rig.out).count == 1 })
+    #expect(await waitUntil(timeout: 10) { jsonFiles(in: rig.out).count == 1 })
     let files = jsonFiles(in: rig.out)
     try #require(files.count == 1)
     let file = try String(contentsOfFile: files[0], encoding: .utf8)

@@ -21,7 +21,7 @@ extension DaemonProcessTests {
         "--source", "replay:\(dir.file("still.lbs"))", "--output-dir", dir.file("lifts"),
         "--socket", dir.file("d.sock"), "--http", "127.0.0.1:0",
       ], in: dir, name: "liftbuddyd", environment: ["NOTIFY_SOCKET": receiver.path])
-    let messages = receiver.receive(for: 2)
+    let messages = receiver.receive(until: { $0.contains("web pairing code") })
     let log = daemon.stderr
     let line = try #require(
       log.split(separator: "\n").first { $0.contains("web view on http://127.0.0.1:") }, "\(log)")

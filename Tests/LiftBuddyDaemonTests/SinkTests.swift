@@ -64,7 +64,7 @@ import Testing
     try await Task.sleep(for: .milliseconds(400))
     #expect(writer.counts.pending == 1)
     try setReadOnly(out, false)
-    let done = await waitUntil(timeout: 3) { writer.counts.written == 1 }
+    let done = await waitUntil(timeout: 10) { writer.counts.written == 1 }
     #expect(done)
     #expect(jsonFiles(in: out).count == 1)
     #expect(writer.counts == .init(written: 1, setAside: 0, pending: 0))
@@ -147,7 +147,7 @@ import Testing
     // The three after it are written at their first try.
     #expect(jsonFiles(in: out).count == 3 + 1)
     #expect(writer.counts.written == 3)
-    #expect(await waitUntil(timeout: 3) { writer.counts.setAside == 1 })
+    #expect(await waitUntil(timeout: 10) { writer.counts.setAside == 1 })
     #expect(writer.counts == .init(written: 3, setAside: 1, pending: 0))
     await writer.close()
   }

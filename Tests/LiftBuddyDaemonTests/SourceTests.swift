@@ -52,7 +52,7 @@ import Testing
       })
     task.cancel()
     // Cancelling ends the stream (the reading thread wakes and stops).
-    let ended = await waitUntil(timeout: 2) { task.isCancelled }
+    let ended = await waitUntil(timeout: 10) { task.isCancelled }
     #expect(ended)
     _ = await task.value
     let times = await collector.events.compactMap {

@@ -154,7 +154,7 @@ import Testing
     let viewer = try TCPTestClient.webSocket(port: port)
     let first = try viewer.textMessage()
     #expect(first == String(buffer: WireEncoder.event(.analyzer(.lift(report)))).dropLast())
-    #expect(await waitUntil(timeout: 2) { server.viewerCount == 1 })
+    #expect(await waitUntil(timeout: 10) { server.viewerCount == 1 })
     server.publish(.status(DaemonStatus(state: .connected, source: "replay:x", t: 1)))
     #expect(try viewer.textMessage().hasPrefix(#"{"class":"status","message":null"#))
 
@@ -185,7 +185,7 @@ import Testing
 
     let silent = try TCPTestClient.webSocket(port: port)
     let answering = try TCPTestClient.webSocket(port: port)
-    #expect(await waitUntil(timeout: 2) { server.viewerCount == 2 })
+    #expect(await waitUntil(timeout: 10) { server.viewerCount == 2 })
     #expect(try silent.frame().opcode == 9)  // ping
     for _ in 0..<5 {
       let ping = try answering.frame()
@@ -193,7 +193,7 @@ import Testing
       answering.sendFrame(opcode: 10, payload: ping.payload)
     }
     #expect((try? silent.frame()) == nil)  // closed, no more frames
-    #expect(await waitUntil(timeout: 2) { server.viewerCount == 1 })
+    #expect(await waitUntil(timeout: 10) { server.viewerCount == 1 })
     await server.shutdown()
     try await group.shutdownGracefully()
   }
