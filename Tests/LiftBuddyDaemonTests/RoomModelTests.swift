@@ -148,6 +148,18 @@ import Testing
     #expect(midSet.racks["r1"]?.lastLift?.id == "earlier-set")
   }
 
+  /// An empty retained message on `status` or `last_lift` is an operator
+  /// clearing a retired rack (docs/mqtt.md): counted as such, not as a bad
+  /// payload, and it changes nothing; an empty `rep` is still unreadable.
+  @Test func clearedRetainedMessagesAreCountedApart() throws {
+    var model = RoomModel()
+    for topic in ["liftbuddy/r1/last_lift", "liftbuddy/r1/status", "liftbuddy/r1/rep"] {
+      let applied = model.apply(try #require(CoachTopic(topic, prefix: "liftbuddy")), payload: [])
+      #expect(!applied, "\(topic)")
+    }
+    #expect(model.counts.cleared == 2 && model.counts.unreadable == 1 && model.racks.isEmpty)
+  }
+
   /// Shown at lockout, dimmed; replaced by the final rep; removed when
   /// withdrawn; a final rep is never turned back into a provisional one.
   @Test func provisionalRepsAreReplacedOrWithdrawn() throws {

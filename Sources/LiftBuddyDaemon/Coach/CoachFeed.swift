@@ -81,7 +81,7 @@ public final class CoachFeed: Sendable {
       metadata: [
         "racks": "\(racks)", "taken": "\(c.taken)", "duplicates": "\(c.duplicates)",
         "unreadable": "\(c.unreadable)", "racks_refused": "\(c.racksRefused)",
-        "recalled": "\(c.recalled)",
+        "recalled": "\(c.recalled)", "cleared": "\(c.cleared)",
       ])
   }
 

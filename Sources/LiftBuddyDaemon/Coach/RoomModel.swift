@@ -27,6 +27,9 @@ public struct RoomModel: Sendable {
     /// Retained copies of a report already taken: every report is followed
     /// by its copy, so these are expected, not duplicates.
     public var copiesKnown = 0
+    /// Empty `status` or `last_lift` messages: an operator clearing a
+    /// retired rack's retained messages (docs/mqtt.md), not a bad payload.
+    public var cleared = 0
   }
 
   /// A gym has tens of racks; a broker with thousands of names on it is
@@ -64,7 +67,11 @@ public struct RoomModel: Sendable {
   /// Applies a message on one of the racks' topics, as `CoachFeed` takes it.
   @discardableResult
   mutating func apply(_ topic: CoachTopic, payload: [UInt8]) -> Bool {
-    topic.isLastLift
+    if payload.isEmpty, topic.isLastLift || topic.eventClass == .status {
+      counts.cleared += 1
+      return false
+    }
+    return topic.isLastLift
       ? recall(rack: topic.rack, payload: payload)
       : apply(rack: topic.rack, topic.eventClass, payload: payload)
   }
