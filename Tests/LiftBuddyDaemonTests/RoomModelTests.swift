@@ -146,6 +146,14 @@ import Testing
     #expect(rep && earlierRecalled)
     #expect(midSet.racks["r1"]?.set?.setID == report.id && midSet.racks["r1"]?.finalReps == 1)
     #expect(midSet.racks["r1"]?.lastLift?.id == "earlier-set")
+
+    // A coach that reconnected after a set it saw end, and missed the next
+    // one's report: the newer copy replaces the finished set.
+    let newer = try Self.relabel(lift.payload) { $0["id"] = "newer-set" }
+    let recalledNewer = live.recall(rack: "r1", payload: newer)
+    #expect(recalledNewer)
+    #expect(live.racks["r1"]?.set?.setID == "newer-set" && live.racks["r1"]?.set?.finished == true)
+    #expect(live.racks["r1"]?.lastLift?.recalled == true && live.racks["r1"]?.lifts == 1)
   }
 
   /// An empty retained message on `status` or `last_lift` is an operator

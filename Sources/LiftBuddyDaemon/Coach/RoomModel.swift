@@ -93,8 +93,10 @@ public struct RoomModel: Sendable {
       }
       model.counts.recalled += 1
       rack.lastLift = .init(report, recalled: true)
-      // The rack's current set, when one has been heard of, is newer.
-      if rack.set == nil || rack.set?.setID == report.id {
+      // A set being lifted is newer than any copy, and stays. A finished
+      // one is older than a copy not heard before: copies come right after
+      // their reports, and a (re)subscribing coach gets the newest.
+      if rack.set?.finished != false || rack.set?.setID == report.id {
         rack.set = .init(
           setID: report.id, number: nil, exercise: report.exercise, loadKg: report.loadKg,
           finished: true)
