@@ -101,6 +101,11 @@ struct CoachViewTests {
       #expect(status["message"] as? String == "liftbuddyd stopped", "\(name)")
     }
     #expect(room.counts.duplicates == 0 && room.counts.unreadable == 0)
+    // Each report's retained copy followed it, and was known already.
+    let reportCount = reportsByRack.values.map(\.count).reduce(0, +)
+    #expect(await waitUntil(timeout: 20) { feed.room.counts.copiesKnown == reportCount })
+    #expect(feed.room.counts.recalled == 0)
+    #expect(feed.room.racks.values.allSatisfy { $0.lastLift?.recalled == false })
 
     // The same report again (a rack that restarted before clearing its
     // queue): dropped by report id.
@@ -171,6 +176,127 @@ struct CoachViewTests {
     let late = Self.feed(port: port)
     #expect(await waitUntil(timeout: 20) { late.room.racks["rack-7"]?.online == false })
     await late.close()
+    await broker.stop()
+  }
+
+  /// The newest report file of each rack, by the set's start.
+  static func newestReport(in directory: String) throws -> LiftReport? {
+    try jsonFiles(in: directory).map { try LiftReport.decode(path: $0) }.max {
+      $0.startS < $1.startS
+    }
+  }
+
+  /// A coach who comes in after the racks' sets (the racks idle, here gone)
+  /// sees each rack's last set at once, from its retained `last_lift`: the
+  /// one set of one rack, the third of three of the other; marked
+  /// recalled, not a set that has just ended. The room view's page (`liftbuddy
+  /// coach`'s server) gets the same numbers.
+  @Test func coachArrivingAfterTheSetsSeesEachRacksLastSet() async throws {
+    let dir = ScratchDirectory()
+    let broker = try await MQTTTestBroker(in: dir)
+    let racks = [("rack-1", "squat-serial-typical.lbs"), ("rack-3", "squat-3sets-ble-typical.lbs")]
+    let daemons = try racks.map {
+      try Self.rack($0.0, stream: Self.stream($0.1), port: broker.port, in: dir)
+    }
+    for d in daemons { await d.expectExit(within: 60) }
+    var last: [String: LiftReport] = [:]
+    for (rack, _) in racks {
+      let newest: LiftReport = try #require(try Self.newestReport(in: dir.file(rack)))
+      last[rack] = newest
+    }
+    #expect(jsonFiles(in: dir.file("rack-3")).count == 3)
+
+    let feed = Self.feed(port: broker.port)
+    let shown = await waitUntil(timeout: 20) {
+      let room = feed.room
+      return racks.allSatisfy { room.racks[$0.0]?.lastLift != nil }
+    }
+    let room = feed.room
+    #expect(shown, "\(room.racks.mapValues(\.lastLift))")
+    for (name, _) in racks {
+      let rack = try #require(room.racks[name])
+      let report = try #require(last[name])
+      #expect(rack.lastLift?.id == report.id && rack.lastLift?.recalled == true, "\(name)")
+      #expect(rack.lastLift?.summary == report.summary, "\(name)")
+      #expect(rack.set?.setID == report.id && rack.set?.finished == true, "\(name)")
+      #expect(rack.set?.number == nil, "\(name)")
+      #expect(rack.set?.exercise == report.exercise && rack.set?.loadKg == report.loadKg, "\(name)")
+      #expect(rack.finalReps == report.reps.count && rack.provisionalReps == 0, "\(name)")
+      #expect(rack.velocityLossPct == report.summary.velocityLossPct, "\(name)")
+      #expect(rack.lifts == 0 && rack.online == false, "\(name)")
+    }
+    #expect(room.counts.recalled == 2 && room.counts.duplicates == 0)
+    await feed.close()
+
+    // The page, from `liftbuddy coach` started now.
+    let web = freeLoopbackPort()
+    let coach = try DaemonChild(
+      Binaries.liftbuddy,
+      ["coach", "--mqtt", "127.0.0.1:\(broker.port)", "--listen", "127.0.0.1:\(web)"], in: dir,
+      name: "coach")
+    let third = try #require(last["rack-3"])
+    let found = await Self.offThePool { () -> String? in
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        guard let page = try? TCPTestClient.webSocket(port: web, path: "/room/events") else {
+          Thread.sleep(forTimeInterval: 0.2)
+          continue
+        }
+        while let text = try? page.textMessage() {
+          let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+          if o?["rack"] as? String == "rack-3", o?["last_lift"] is [String: Any] { return text }
+        }
+      }
+      return nil
+    }
+    let text = try #require(found)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let lastLift = try #require(object["last_lift"] as? [String: Any])
+    #expect(lastLift["id"] as? String == third.id && lastLift["recalled"] as? Bool == true)
+    #expect(object["velocity_loss_pct"] as? Double == third.summary.velocityLossPct)
+    #expect(object["reps"] as? Int == third.reps.count)
+    #expect((object["set"] as? [String: Any])?["finished"] as? Bool == true)
+    #expect((object["set"] as? [String: Any])?["set"] is NSNull)
+    coach.signal(SIGTERM)
+    await coach.expectExit(within: 10)
+    await broker.stop()
+  }
+
+  /// A report a late coach recalled from its retained copy, then received
+  /// live on `lift` (a rack restarted before clearing its queue sends it
+  /// again), is taken once, and stays recalled; the copy again changes
+  /// nothing.
+  @Test func retainedCopyAndLiveReportOfOneSetAreTakenOnce() async throws {
+    let dir = ScratchDirectory()
+    let broker = try await MQTTTestBroker(in: dir)
+    let daemon = try Self.rack(
+      "rack-1", stream: Self.stream("squat-serial-typical.lbs"), port: broker.port, in: dir)
+    await daemon.expectExit(within: 60)
+    let file = try #require(jsonFiles(in: dir.file("rack-1")).first)
+    let report = try LiftReport.decode(path: file)
+    let feed = Self.feed(port: broker.port)
+    #expect(await waitUntil(timeout: 20) { feed.room.racks["rack-1"]?.lastLift != nil })
+    #expect(feed.room.racks["rack-1"]?.lastLift?.id == report.id)
+
+    for (topic, retain) in [("lift", false), ("last_lift", true)] {
+      let pub = try DaemonChild(
+        try #require(MQTTTestBroker.publisher),
+        [
+          "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", "liftbuddy/rack-1/\(topic)",
+          "-f", file,
+        ] + (retain ? ["-r"] : []), in: dir, name: "pub-\(topic)")
+      await pub.expectExit(within: 10)
+    }
+    #expect(
+      await waitUntil(timeout: 20) {
+        feed.room.counts.duplicates == 1 && feed.room.counts.copiesKnown == 1
+      }, "\(feed.room.counts)")
+    let rack = try #require(feed.room.racks["rack-1"])
+    #expect(feed.room.counts.recalled == 1)
+    #expect(rack.lifts == 0 && rack.lastLift?.recalled == true && rack.lastLift?.id == report.id)
+    #expect(rack.finalReps == report.reps.count)
+    await feed.close()
     await broker.stop()
   }
 

@@ -31,6 +31,30 @@ struct MQTTSecurityTests {
       settings: keepUser + "allow_anonymous false\npassword_file \(passwd)\nacl_file \(acl)\n")
   }
 
+  /// A broker with the ACL of docs/mqtt.md, as written there, and its
+  /// users: `r6` (a rack), `coach`, `wall` and `admin`.
+  static func documentedACLBroker(in dir: ScratchDirectory) async throws -> MQTTTestBroker {
+    let doc = try String(
+      contentsOf: Binaries.packageRoot.appendingPathComponent("docs/mqtt.md"), encoding: .utf8)
+    let afterTitle = try #require(doc.range(of: "`/etc/mosquitto/liftbuddy.acl`:"))
+    let open = try #require(doc.range(of: "```\n", range: afterTitle.upperBound..<doc.endIndex))
+    let close = try #require(doc.range(of: "```", range: open.upperBound..<doc.endIndex))
+    let acl = String(doc[open.upperBound..<close.lowerBound])
+    #expect(acl.contains("topic write liftbuddy/+/cmd"))
+    let passwd = dir.file("passwd")
+    try run("/usr/bin/mosquitto_passwd", ["-c", "-b", passwd, "r6", "secret"])
+    for (user, password) in [("coach", "coachpw"), ("wall", "wallpw"), ("admin", "adminpw")] {
+      try run("/usr/bin/mosquitto_passwd", ["-b", passwd, user, password])
+    }
+    // The tests' readiness probe, which the coach publishes.
+    try (acl + "user coach\ntopic write \(MQTTTestSubscriber.probeTopic)\n").write(
+      toFile: dir.file("acl"), atomically: true, encoding: .utf8)
+    return try await MQTTTestBroker(
+      in: dir,
+      settings: Self.keepUser
+        + "allow_anonymous false\npassword_file \(passwd)\nacl_file \(dir.file("acl"))\n")
+  }
+
   static func writeSecret(_ text: String, to path: String, mode: mode_t = 0o600) throws {
     try text.write(toFile: path, atomically: false, encoding: .utf8)
     chmod(path, mode)
@@ -141,24 +165,7 @@ struct MQTTSecurityTests {
   /// user, who may only read, never reaches it.
   @Test func onlyTheCoachSteersByTheDocumentedACL() async throws {
     let dir = ScratchDirectory()
-    let doc = try String(
-      contentsOf: Binaries.packageRoot.appendingPathComponent("docs/mqtt.md"), encoding: .utf8)
-    let afterTitle = try #require(doc.range(of: "`/etc/mosquitto/liftbuddy.acl`:"))
-    let open = try #require(doc.range(of: "```\n", range: afterTitle.upperBound..<doc.endIndex))
-    let close = try #require(doc.range(of: "```", range: open.upperBound..<doc.endIndex))
-    let acl = String(doc[open.upperBound..<close.lowerBound])
-    #expect(acl.contains("topic write liftbuddy/+/cmd"))
-    let passwd = dir.file("passwd")
-    try run("/usr/bin/mosquitto_passwd", ["-c", "-b", passwd, "r6", "secret"])
-    try run("/usr/bin/mosquitto_passwd", ["-b", passwd, "coach", "coachpw"])
-    try run("/usr/bin/mosquitto_passwd", ["-b", passwd, "wall", "wallpw"])
-    // The tests' readiness probe, which the coach publishes.
-    try (acl + "user coach\ntopic write \(MQTTTestSubscriber.probeTopic)\n").write(
-      toFile: dir.file("acl"), atomically: true, encoding: .utf8)
-    let broker = try await MQTTTestBroker(
-      in: dir,
-      settings: Self.keepUser
-        + "allow_anonymous false\npassword_file \(passwd)\nacl_file \(dir.file("acl"))\n")
+    let broker = try await Self.documentedACLBroker(in: dir)
     let coach = try MQTTTestSubscriber(
       in: dir, port: broker.port, options: ["-u", "coach", "-P", "coachpw"])
     try await coach.waitUntilSubscribed()
@@ -197,6 +204,61 @@ struct MQTTSecurityTests {
     #expect(!daemon.stderr.contains("end_set"), "\(daemon.stderr)")
     await wall.stop()
     await coach.stop()
+    await broker.stop()
+  }
+
+  /// By the documented ACL, a rack's user publishes its retained
+  /// `last_lift`; the coach and the wall, subscribing after the set, get
+  /// it; the coach cannot clear it, `admin` can, with the documented
+  /// `mosquitto_pub -r -n` (and the rack's retained status stays).
+  @Test func lastLiftIsWrittenByItsRackReadByTheCoachAndClearedByAdmin() async throws {
+    let dir = ScratchDirectory()
+    let broker = try await Self.documentedACLBroker(in: dir)
+    try Self.writeSecret("secret\n", to: dir.file("pw"))
+    let daemon = try DaemonChild(
+      Binaries.liftbuddyd,
+      [
+        "--source", "replay:\(try Self.setStream(in: dir))", "--speed", "max", "--output-dir",
+        dir.file("lifts"), "--socket", dir.file("d.sock"), "--mqtt", "127.0.0.1:\(broker.port)",
+        "--rack", "r6", "--mqtt-username", "r6", "--mqtt-password-file", dir.file("pw"),
+      ], in: dir, name: "liftbuddyd")
+    await daemon.expectExit(within: 30)
+    let file = try #require(jsonFiles(in: dir.file("lifts")).first)
+    let report = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+    func lateReader(_ user: String, _ password: String, name: String) async throws
+      -> MQTTTestSubscriber
+    {
+      let reader = try MQTTTestSubscriber(
+        in: dir, port: broker.port, filter: "liftbuddy/+/last_lift", name: name,
+        options: ["-u", user, "-P", password])
+      #expect(await waitUntil(timeout: 20) { !reader.messages.isEmpty }, "\(name)")
+      #expect(reader.messages.map(\.retained) == [true], "\(name)")
+      #expect(reader.messages.first?.payload == report, "\(name)")
+      return reader
+    }
+    for reader in [
+      try await lateReader("coach", "coachpw", name: "coach"),
+      try await lateReader("wall", "wallpw", name: "wall"),
+    ] { await reader.stop() }
+
+    let publisher = try #require(MQTTTestBroker.publisher)
+    func clear(as user: String, _ password: String) throws {
+      try run(
+        publisher,
+        [
+          "-h", "127.0.0.1", "-p", "\(broker.port)", "-u", user, "-P", password, "-r", "-n", "-t",
+          "liftbuddy/r6/last_lift",
+        ])
+    }
+    try clear(as: "coach", "coachpw")
+    try await lateReader("coach", "coachpw", name: "after-coach").stop()
+    try clear(as: "admin", "adminpw")
+    let after = try MQTTTestSubscriber(
+      in: dir, port: broker.port, name: "after-admin", options: ["-u", "coach", "-P", "coachpw"])
+    try await after.waitUntilSubscribed()
+    #expect(after.messages(on: "liftbuddy/r6/last_lift").isEmpty)
+    #expect(after.messages(on: "liftbuddy/r6/status").map(\.retained) == [true])
+    await after.stop()
     await broker.stop()
   }
 

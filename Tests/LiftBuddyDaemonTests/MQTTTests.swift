@@ -51,14 +51,17 @@ struct MQTTTests {
     #expect(
       reps.compactMap { ($0["rep"] as? [String: Any])?["index"] as? Int } == Array(1...repCount))
     #expect(reps.allSatisfy { $0["class"] as? String == "rep" && $0["set"] as? Int == 1 })
-    // One ordered stream: the set, its reps, then its report.
+    // One ordered stream: the set, its reps, its report, then the
+    // report's retained copy, byte for byte the same.
     let order = subscriber.messages.map(\.topic).filter { !$0.hasSuffix("/status") }
     #expect(order.first == "liftbuddy/r1/set")
-    #expect(order.last == "liftbuddy/r1/lift")
+    #expect(order.suffix(2) == ["liftbuddy/r1/lift", "liftbuddy/r1/last_lift"])
+    #expect(subscriber.messages(on: "liftbuddy/r1/last_lift").map(\.payload) == [fileBytes])
     #expect(subscriber.messages.first?.json?["state"] as? String == "starting")
     #expect(daemon.stderr.contains("MQTT: connected to 127.0.0.1:\(broker.port) as liftbuddyd-r1"))
 
-    // A coach who subscribes later gets the retained status at once.
+    // A coach who subscribes later gets the retained status at once, and
+    // the rack's last report, retained, byte for byte its file.
     let late = try MQTTTestSubscriber(
       in: dir, port: broker.port, filter: "liftbuddy/+/status", name: "late")
     let retained = await waitUntil(timeout: 20) { !late.messages.isEmpty }
@@ -67,7 +70,13 @@ struct MQTTTests {
     #expect(status.retained && status.topic == "liftbuddy/r1/status")
     #expect(status.json?["state"] as? String == "offline")
     #expect(status.json?["message"] as? String == "liftbuddyd stopped")
+    let lateReport = try MQTTTestSubscriber(
+      in: dir, port: broker.port, filter: "liftbuddy/+/last_lift", name: "late-report")
+    #expect(await waitUntil(timeout: 20) { !lateReport.messages.isEmpty })
+    #expect(lateReport.messages.map(\.retained) == [true])
+    #expect(lateReport.messages.first?.payload == fileBytes)
     await late.stop()
+    await lateReport.stop()
     await subscriber.stop()
     await broker.stop()
   }
@@ -168,6 +177,66 @@ struct MQTTTests {
     await broker.stop()
   }
 
+  /// Three sets' reports queued on disk while the broker was away, sent by
+  /// the next run oldest first, then that run's own set's: each report is
+  /// followed by its retained copy, so the broker's `last_lift` ends as the
+  /// newest report (the next run's), never an older one flushed from the
+  /// queue; the queue is empty once both messages of each report are
+  /// acknowledged.
+  @Test func queuedReportsLeaveTheNewestOneRetained() async throws {
+    let dir = ScratchDirectory()
+    let port = freeLoopbackPort()
+    let lifts = dir.file("lifts")
+    func run(_ stream: String, name: String) throws -> DaemonChild {
+      try DaemonChild(
+        Binaries.liftbuddyd,
+        [
+          "--source", "replay:\(Binaries.packageRoot.path)/SampleStreams/\(stream)", "--speed",
+          "max", "--output-dir", lifts, "--socket", dir.file("d.sock"), "--mqtt",
+          "127.0.0.1:\(port)", "--rack", "r6",
+        ], in: dir, name: name)
+    }
+    func reportBytes() throws -> [String: [UInt8]] {
+      try Dictionary(
+        uniqueKeysWithValues: jsonFiles(in: lifts).map {
+          ($0, Array(try Data(contentsOf: URL(fileURLWithPath: $0))))
+        })
+    }
+    let first = try run("squat-3sets-ble-typical.lbs", name: "first")
+    await first.expectExit(within: 30)
+    let queue = lifts + "/mqtt-queue"
+    #expect(jsonFiles(in: queue).count == 3, "\(first.stderr)")
+    let queued = try reportBytes()
+    let oldest = try queued.values.map {
+      (try JSONDecoder().decode(LiftReport.self, from: Data($0)).startS, $0)
+    }.sorted { $0.0 < $1.0 }.map(\.1)
+    #expect(oldest.count == 3)
+
+    let broker = try await MQTTTestBroker(in: dir, port: port)
+    let subscriber = try MQTTTestSubscriber(in: dir, port: port)
+    try await subscriber.waitUntilSubscribed()
+    let second = try run("squat-serial-typical.lbs", name: "second")
+    await second.expectExit(within: 30)
+    #expect(second.stderr.contains("3 lift reports from an earlier run wait for the broker"))
+    #expect(jsonFiles(in: queue).isEmpty, "\(second.stderr)")
+    let newest = try #require(try reportBytes().first { queued[$0.key] == nil }?.value)
+    #expect(
+      await waitUntil(timeout: 20) {
+        subscriber.messages(on: "liftbuddy/r6/last_lift").last?.payload == newest
+      })
+    #expect(subscriber.messages(on: "liftbuddy/r6/lift").map(\.payload) == oldest + [newest])
+
+    let late = try MQTTTestSubscriber(
+      in: dir, port: port, filter: "liftbuddy/r6/last_lift", name: "late")
+    #expect(await waitUntil(timeout: 20) { !late.messages.isEmpty })
+    #expect(late.messages.map(\.retained) == [true])
+    #expect(
+      late.messages.first?.payload == newest, "\(late.messages.map(\.text).map { $0.prefix(120) })")
+    await late.stop()
+    await subscriber.stop()
+    await broker.stop()
+  }
+
   /// A broker named by a host name that does not resolve: said in the log
   /// while the daemon goes on.
   @Test func brokerNameThatDoesNotResolveIsLoggedWhileTheDaemonGoesOn() async throws {
@@ -230,9 +299,10 @@ extension MQTTTests {
 
     await broker.stop()
     #expect(await waitUntil(timeout: 20) { !sink.isConnected })
+    // Each report followed by its retained copy.
     let rest = events[(split + 1)...].compactMap {
       MQTTMessage.make(for: .analyzer($0), topics: configuration.topics)
-    }
+    }.flatMap { $0.isLift ? [$0, $0.lastLiftCopy(topics: configuration.topics)] : [$0] }
     for event in events[(split + 1)...] { sink.publish(.analyzer(event)) }
     #expect(await waitUntil(timeout: 20) { sink.counts.held == rest.count })
     try await Task.sleep(for: .seconds(10))
@@ -250,6 +320,7 @@ extension MQTTTests {
     }
     #expect(second.messages.last?.payload == ReportFileWriter.fileContents(report))
     #expect(second.messages(on: "liftbuddy/r4/lift").count == 1)
+    #expect(second.messages.last?.topic == "liftbuddy/r4/last_lift")
     #expect(sink.counts.dropped == 0 && sink.counts.held == 0)
     await sink.close()
     await first.stop()
@@ -318,7 +389,9 @@ extension MQTTTests {
   /// the reports; a report goes only when nothing else is left.
   @Test func heldQueueDropsOldestRepsBeforeReports() {
     func message(_ topic: String, lift: Bool = false) -> MQTTMessage {
-      MQTTMessage(topic: topic, payload: Array(topic.utf8), qos: lift ? 1 : 0, retain: false)
+      MQTTMessage(
+        topic: topic, payload: Array(topic.utf8), qos: lift ? 1 : 0, retain: false,
+        kind: lift ? .lift : .event)
     }
     var outbox = MQTTOutbox(capacity: 3)
     outbox.append(message("rep1"))
@@ -332,5 +405,60 @@ extension MQTTTests {
     outbox.append(message("rep4"))
     #expect(outbox.messages.map(\.topic) == ["lift2", "lift3", "rep4"])
     #expect(outbox.dropped == 4 && outbox.droppedLifts == 1)
+  }
+
+  /// A report's retained copy waits once: a newer one replaces it (the
+  /// broker keeps only the newest), and it goes for room only after every
+  /// rep and status, and after the reports. The goodbye `status`, QoS 1 and
+  /// retained as the copy is, is no report.
+  @Test func heldQueueKeepsOneRetainedCopyAndDropsItLast() {
+    let topics = MQTTTopics(prefix: "liftbuddy", rack: "r1")
+    func lift(_ n: Int) -> MQTTMessage {
+      .lift(Array("report \(n)".utf8), topics: topics, spoolName: "\(n)")
+    }
+    func rep(_ n: Int) -> MQTTMessage {
+      MQTTMessage(topic: "rep\(n)", payload: [], qos: 0, retain: false)
+    }
+    var outbox = MQTTOutbox(capacity: 4)
+    for n in 1...2 {
+      outbox.append(lift(n))
+      let gone = outbox.append(lift(n).lastLiftCopy(topics: topics))
+      #expect(gone.map(\.spoolName) == (n == 1 ? [] : ["1"]))
+    }
+    #expect(
+      outbox.messages.map(\.topic) == [
+        "liftbuddy/r1/lift", "liftbuddy/r1/lift", "liftbuddy/r1/last_lift",
+      ])
+    #expect(
+      outbox.messages.last?.payload == Array("report 2".utf8)
+        && outbox.messages.last?.retain == true)
+    #expect(outbox.dropped == 0)
+    outbox.append(rep(1))
+    do {
+      let gone = outbox.append(rep(2))
+      #expect(gone.map(\.topic) == ["rep1"])
+    }
+    do {
+      let gone = outbox.append(rep(3))
+      #expect(gone.map(\.topic) == ["rep2"])
+    }
+    do {
+      let gone = outbox.append(lift(3))
+      #expect(gone.map(\.topic) == ["rep3"])
+    }
+    do {
+      let gone = outbox.append(lift(3).lastLiftCopy(topics: topics))
+      #expect(gone.map(\.spoolName) == ["2"])
+    }
+    // Only reports and the copy are left: the oldest report goes.
+    do {
+      let gone = outbox.append(rep(5))
+      #expect(gone.map(\.spoolName) == ["1"])
+    }
+    #expect(outbox.messages.map(\.kind) == [.lift, .lift, .lastLift, .event])
+    #expect(outbox.dropped == 4 && outbox.droppedLifts == 1)
+    let goodbye = MQTTMessage.offline(
+      topics: topics, source: "s", message: "liftbuddyd stopped", qos: 1)
+    #expect(goodbye.qos == 1 && goodbye.retain && goodbye.kind == .event)
   }
 }

@@ -30,7 +30,7 @@ import Testing
     -> Bool
   {
     guard let topic = CoachTopic(message.topic, prefix: prefix) else { return false }
-    return model.apply(rack: topic.rack, topic.eventClass, payload: message.payload)
+    return model.apply(topic, payload: message.payload)
   }
 
   static func relabel(_ payload: [UInt8], _ change: (inout [String: Any]) -> Void) throws -> [UInt8]
@@ -90,6 +90,82 @@ import Testing
     let fromOther = Self.feed(&model, other)
     #expect(fromOther)
     #expect(model.racks["r2"]?.lifts == 1 && model.counts.duplicates == 1)
+  }
+
+  /// A retained copy (`last_lift`) heard before the report itself shows
+  /// the rack's last set, recalled and uncounted; the same report live is
+  /// then a duplicate. Heard after it (as every copy is by a coach already
+  /// subscribed), it changes nothing. A set the rack is in already is
+  /// newer than the copy and stays; the rack's next set replaces a
+  /// recalled one.
+  @Test func retainedCopyFillsTheLastSetOnceAndNeverOverAnewerSet() throws {
+    let messages = try Self.messages()
+    let lift = try #require(messages.last { $0.topic.hasSuffix("/lift") })
+    let report = try #require(try Self.reports(messages).last)
+    let copy = lift.lastLiftCopy(topics: Self.topics)
+    #expect(CoachTopic(copy.topic, prefix: "liftbuddy")?.isLastLift == true)
+
+    var late = RoomModel()
+    let recalled = Self.feed(&late, copy)
+    #expect(recalled)
+    var rack = try #require(late.racks["r1"])
+    #expect(rack.lastLift?.id == report.id && rack.lastLift?.recalled == true && rack.lifts == 0)
+    #expect(rack.set?.setID == report.id && rack.set?.finished == true && rack.set?.number == nil)
+    #expect(rack.finalReps == report.reps.count && rack.lastRep == nil)
+    #expect(rack.velocityLossPct == report.summary.velocityLossPct)
+    let liveAfter = Self.feed(&late, lift)
+    let copyAgain = Self.feed(&late, copy)
+    #expect(!liveAfter && !copyAgain)
+    #expect(
+      late.counts.duplicates == 1 && late.counts.copiesKnown == 1 && late.counts.recalled == 1)
+    let frame = String(
+      decoding: RackObject.frame(late.racks["r1"]!).readableBytesView, as: UTF8.self)
+    #expect(frame.contains(#""recalled":true"#) && frame.contains(#""set":null"#), "\(frame)")
+    // The rack's next set replaces the recalled one.
+    let set = try #require(messages.first { $0.topic.hasSuffix("/set") })
+    let next = try Self.relabel(set.payload) { $0["set_id"] = "next-set" }
+    let started = late.apply(rack: "r1", .set, payload: next)
+    #expect(started)
+    rack = try #require(late.racks["r1"])
+    #expect(rack.set?.setID == "next-set" && rack.set?.finished == false && rack.finalReps == 0)
+    #expect(rack.lastLift?.id == report.id)
+
+    // A coach that followed the set live: the copy is known.
+    var live = RoomModel()
+    for m in messages { Self.feed(&live, m) }
+    let copyAfterLive = Self.feed(&live, copy)
+    #expect(!copyAfterLive)
+    #expect(live.counts.copiesKnown == 1 && live.racks["r1"]?.lastLift?.recalled == false)
+
+    // A coach that came in mid-set: the copy (an earlier set's) leaves the set alone.
+    var midSet = RoomModel()
+    let firstRep = try #require(messages.first { $0.topic.hasSuffix("/rep") })
+    let earlier = try Self.relabel(lift.payload) { $0["id"] = "earlier-set" }
+    let rep = Self.feed(&midSet, firstRep)
+    let earlierRecalled = midSet.recall(rack: "r1", payload: earlier)
+    #expect(rep && earlierRecalled)
+    #expect(midSet.racks["r1"]?.set?.setID == report.id && midSet.racks["r1"]?.finalReps == 1)
+    #expect(midSet.racks["r1"]?.lastLift?.id == "earlier-set")
+
+    // A coach that reconnected after a set it saw end, and missed the next
+    // one's report: the newer copy replaces the finished set.
+    let newer = try Self.relabel(lift.payload) { $0["id"] = "newer-set" }
+    let recalledNewer = live.recall(rack: "r1", payload: newer)
+    #expect(recalledNewer)
+    #expect(live.racks["r1"]?.set?.setID == "newer-set" && live.racks["r1"]?.set?.finished == true)
+    #expect(live.racks["r1"]?.lastLift?.recalled == true && live.racks["r1"]?.lifts == 1)
+  }
+
+  /// An empty retained message on `status` or `last_lift` is an operator
+  /// clearing a retired rack (docs/mqtt.md): counted as such, not as a bad
+  /// payload, and it changes nothing; an empty `rep` is still unreadable.
+  @Test func clearedRetainedMessagesAreCountedApart() throws {
+    var model = RoomModel()
+    for topic in ["liftbuddy/r1/last_lift", "liftbuddy/r1/status", "liftbuddy/r1/rep"] {
+      let applied = model.apply(try #require(CoachTopic(topic, prefix: "liftbuddy")), payload: [])
+      #expect(!applied, "\(topic)")
+    }
+    #expect(model.counts.cleared == 2 && model.counts.unreadable == 1 && model.racks.isEmpty)
   }
 
   /// Shown at lockout, dimmed; replaced by the final rep; removed when

@@ -81,6 +81,7 @@ public final class CoachFeed: Sendable {
       metadata: [
         "racks": "\(racks)", "taken": "\(c.taken)", "duplicates": "\(c.duplicates)",
         "unreadable": "\(c.unreadable)", "racks_refused": "\(c.racksRefused)",
+        "recalled": "\(c.recalled)", "cleared": "\(c.cleared)",
       ])
   }
 
@@ -88,7 +89,7 @@ public final class CoachFeed: Sendable {
   private func take(topic: String, payload: [UInt8]) {
     guard let topic = CoachTopic(topic, prefix: configuration.prefix) else { return }
     let frame = model.withLock { room -> ByteBuffer? in
-      guard room.apply(rack: topic.rack, topic.eventClass, payload: payload),
+      guard room.apply(topic, payload: payload),
         let rack = room.racks[topic.rack]
       else { return nil }
       return RackObject.frame(rack)

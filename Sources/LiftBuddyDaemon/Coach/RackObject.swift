@@ -36,7 +36,7 @@ enum RackObject {
   private struct LiftPart: Encodable {
     var lift: RackState.LastLift
     enum CodingKeys: String, CodingKey {
-      case id, exercise, summary
+      case id, exercise, summary, recalled
       case loadKg = "load_kg"
     }
     func encode(to encoder: any Encoder) throws {
@@ -44,6 +44,7 @@ enum RackObject {
       try c.encode(lift.id, forKey: .id)
       try c.encode(lift.exercise, forKey: .exercise)
       try c.encode(lift.loadKg, forKey: .loadKg)
+      try c.encode(lift.recalled, forKey: .recalled)
       try c.encode(lift.summary, forKey: .summary)
     }
   }

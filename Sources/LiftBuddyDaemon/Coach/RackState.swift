@@ -10,7 +10,9 @@ import LiftBuddyCore
 public struct RackState: Sendable, Equatable {
   public struct CurrentSet: Sendable, Equatable {
     public var setID: String
-    public var number: Int
+    /// The rack's count of sets; nil for a set known only from its report
+    /// (`RoomModel.recall`), which does not carry it.
+    public var number: Int?
     public var exercise: String?
     public var loadKg: Double?
     /// Its lift report has arrived.
@@ -29,6 +31,17 @@ public struct RackState: Sendable, Equatable {
     public var exercise: String?
     public var loadKg: Double?
     public var summary: SetSummary
+    /// From the rack's retained copy (`last_lift`), taken by a coach who
+    /// arrived after the set ended, not from the set's live report.
+    public var recalled: Bool
+
+    init(_ report: LiftReport, recalled: Bool) {
+      id = report.id
+      exercise = report.exercise
+      loadKg = report.loadKg
+      summary = report.summary
+      self.recalled = recalled
+    }
   }
 
   public let name: String
@@ -46,7 +59,7 @@ public struct RackState: Sendable, Equatable {
   /// Loss so far in the current set: the last final rep's, then the report's.
   public internal(set) var velocityLossPct: Double?
   public internal(set) var lastLift: LastLift?
-  /// Lift reports taken (each report id once).
+  /// Lift reports taken live (each report id once; not those recalled).
   public internal(set) var lifts = 0
 
   /// At most this many reps are kept per set (the analyzer's own cap).
@@ -59,6 +72,19 @@ public struct RackState: Sendable, Equatable {
 
   /// The mean velocity of the rep `lastRep` holds.
   public var lastRepMeanVelocityMps: Double? { lastRepIndex.flatMap { reps[$0]?.meanVelocityMps } }
+
+  /// The set's reps, velocity loss and last rep as its report has them.
+  mutating func takeReps(of report: LiftReport) {
+    reps = Dictionary(
+      uniqueKeysWithValues: report.reps.map {
+        ($0.index, Rep(index: $0.index, meanVelocityMps: $0.meanVelocityMps, provisional: false))
+      })
+    if let index = lastRepIndex, reps[index] == nil {
+      lastRep = nil
+      lastRepIndex = nil
+    }
+    velocityLossPct = report.summary.velocityLossPct
+  }
 
   mutating func startSet(_ id: String, number: Int, exercise: String?, loadKg: Double?) {
     guard set?.setID != id else {

@@ -21,6 +21,15 @@ public struct RoomModel: Sendable {
     public var unreadable = 0
     /// Messages from racks past `maxRacks`.
     public var racksRefused = 0
+    /// Retained copies (`last_lift`) of a report not heard live, which
+    /// filled a rack's last set (`recall`).
+    public var recalled = 0
+    /// Retained copies of a report already taken: every report is followed
+    /// by its copy, so these are expected, not duplicates.
+    public var copiesKnown = 0
+    /// Empty `status` or `last_lift` messages: an operator clearing a
+    /// retired rack's retained messages (docs/mqtt.md), not a bad payload.
+    public var cleared = 0
   }
 
   /// A gym has tens of racks; a broker with thousands of names on it is
@@ -47,18 +56,74 @@ public struct RoomModel: Sendable {
   public mutating func apply(rack name: String, _ eventClass: EventClass, payload: [UInt8])
     -> Bool
   {
+    update(
+      rack: name, bytes: payload.count,
+      within: eventClass == .lift ? Self.maxReportBytes : Self.maxObjectBytes
+    ) { rack, model in
+      try Self.apply(eventClass, payload, to: &rack, model: &model)
+    }
+  }
+
+  /// Applies a message on one of the racks' topics, as `CoachFeed` takes it.
+  @discardableResult
+  mutating func apply(_ topic: CoachTopic, payload: [UInt8]) -> Bool {
+    if payload.isEmpty, topic.isLastLift || topic.eventClass == .status {
+      counts.cleared += 1
+      return false
+    }
+    return topic.isLastLift
+      ? recall(rack: topic.rack, payload: payload)
+      : apply(rack: topic.rack, topic.eventClass, payload: payload)
+  }
+
+  /// Applies a rack's retained report copy (`last_lift`): what a coach who
+  /// arrives while the rack is idle knows of its last set. A report already
+  /// taken (its live `lift` came first, as it always does while the coach
+  /// is subscribed) changes nothing; one not heard before is remembered by
+  /// its id, so that the same report arriving live later is a duplicate,
+  /// and shown as the rack's last set, marked `recalled`: not a set that
+  /// has just ended, and not counted in `lifts`.
+  @discardableResult
+  public mutating func recall(rack name: String, payload: [UInt8]) -> Bool {
+    update(rack: name, bytes: payload.count, within: Self.maxReportBytes) { rack, model in
+      let report = try JSONDecoder().decode(LiftReport.self, from: Data(payload))
+      guard model.remember(report: report.id, of: rack.name) else {
+        model.counts.copiesKnown += 1
+        return false
+      }
+      model.counts.recalled += 1
+      rack.lastLift = .init(report, recalled: true)
+      // A set being lifted is newer than any copy, and stays. A finished
+      // one is older than a copy not heard before: copies come right after
+      // their reports, and a (re)subscribing coach gets the newest.
+      if rack.set?.finished != false || rack.set?.setID == report.id {
+        rack.set = .init(
+          setID: report.id, number: nil, exercise: report.exercise, loadKg: report.loadKg,
+          finished: true)
+        rack.takeReps(of: report)
+      }
+      return true
+    }
+  }
+
+  /// The bounds every message passes, then `change` on the rack's state,
+  /// kept when it says it changed something.
+  private mutating func update(
+    rack name: String, bytes: Int, within maxBytes: Int,
+    _ change: (inout RackState, inout RoomModel) throws -> Bool
+  ) -> Bool {
     guard racks[name] != nil || racks.count < Self.maxRacks else {
       counts.racksRefused += 1
       return false
     }
-    guard payload.count <= (eventClass == .lift ? Self.maxReportBytes : Self.maxObjectBytes) else {
+    guard bytes <= maxBytes else {
       counts.unreadable += 1
       return false
     }
     var rack = racks[name] ?? RackState(name: name)
     let changed: Bool
     do {
-      changed = try Self.apply(eventClass, payload, to: &rack, model: &self)
+      changed = try change(&rack, &self)
     } catch {
       counts.unreadable += 1
       return false
@@ -123,25 +188,12 @@ public struct RoomModel: Sendable {
       }
       rack.online = true
       rack.lifts += 1
-      rack.lastLift = .init(
-        id: report.id, exercise: report.exercise, loadKg: report.loadKg, summary: report.summary)
+      rack.lastLift = .init(report, recalled: false)
       if rack.set?.setID == report.id {
         // The report holds exactly the set's final reps: a rep message lost
         // on the way (they go with QoS 0) is mended here.
         rack.set?.finished = true
-        rack.reps = Dictionary(
-          uniqueKeysWithValues: report.reps.map {
-            (
-              $0.index,
-              RackState.Rep(
-                index: $0.index, meanVelocityMps: $0.meanVelocityMps, provisional: false)
-            )
-          })
-        if let index = rack.lastRepIndex, rack.reps[index] == nil {
-          rack.lastRep = nil
-          rack.lastRepIndex = nil
-        }
-        rack.velocityLossPct = report.summary.velocityLossPct
+        rack.takeReps(of: report)
       }
     case .sample:
       return false

@@ -46,6 +46,12 @@ final class MQTTPublisher {
   private var unacknowledged: [Int32: MQTTMessage] = [:]
   /// Lift reports on disk until acknowledged; nil: memory only.
   private let spool: MQTTSpool?
+  /// For each report file in the spool, how many of its two messages (the
+  /// report, its retained copy) are still held or unacknowledged: the file
+  /// goes when none is, so that a daemon stopped between the two sends
+  /// both again (the coach drops the report by its id) and the retained
+  /// copy is never left older than the newest report.
+  private var spoolHolders: [String: Int] = [:]
   /// A failure to queue a report on disk is said once, until one succeeds.
   private var spoolFailing = false
   private var counts = MQTTSink.Counts()
@@ -85,6 +91,7 @@ final class MQTTPublisher {
         return nil
       }
     }
+    var earlier: [MQTTMessage] = []
     if let spool {
       let (entries, unreadable) = spool.load()
       if !unreadable.isEmpty {
@@ -97,11 +104,8 @@ final class MQTTPublisher {
           "MQTT: \(entries.count) lift reports from an earlier run wait for the broker in \(spool.directory.path)"
         )
       }
-      for entry in entries {
-        outbox.append(
-          MQTTMessage(
-            topic: configuration.topics.lift, payload: entry.payload, qos: 1, retain: false,
-            spoolName: entry.name))
+      earlier = entries.map {
+        .lift($0.payload, topics: configuration.topics, spoolName: $0.name)
       }
     }
     do {
@@ -122,6 +126,10 @@ final class MQTTPublisher {
         "MQTT: cannot set up a client for \(configuration.broker): \(error); not publishing")
       client = nil
     }
+    // Oldest first, each followed by its retained copy (a newer copy
+    // replacing an older one still waiting): the broker's `last_lift`
+    // ends as the newest report, whatever this run adds after them.
+    for lift in earlier { enqueue(lift: lift) }
   }
 
   /// Starts connecting; the first attempt (and the name lookup) runs here,
@@ -176,8 +184,31 @@ final class MQTTPublisher {
         spoolFailing = true
       }
     }
-    outbox.append(message)
+    if message.isLift { enqueue(lift: message) } else { append(message) }
     flush()
+  }
+
+  /// Queues a lift report, then its retained copy; both hold its spool file.
+  private func enqueue(lift: MQTTMessage) {
+    if let name = lift.spoolName { spoolHolders[name] = 2 }
+    append(lift)
+    append(lift.lastLiftCopy(topics: configuration.topics))
+  }
+
+  private func append(_ message: MQTTMessage) {
+    for gone in outbox.append(message) { release(gone) }
+  }
+
+  /// `message` no longer waits for the broker (acknowledged, dropped or
+  /// replaced): its report's spool file goes once neither of the two does.
+  private func release(_ message: MQTTMessage) {
+    guard let name = message.spoolName, let holders = spoolHolders[name] else { return }
+    if holders > 1 {
+      spoolHolders[name] = holders - 1
+    } else {
+      spoolHolders[name] = nil
+      spool?.remove(name)
+    }
   }
 
   // MARK: - From libmosquitto's callbacks
@@ -249,7 +280,7 @@ final class MQTTPublisher {
   func acknowledged(_ mid: Int32) {
     guard let message = unacknowledged.removeValue(forKey: mid) else { return }
     if message.isLift { counts.liftsAcknowledged += 1 }
-    if let name = message.spoolName { spool?.remove(name) }
+    release(message)
     flush()
   }
 
@@ -343,7 +374,7 @@ final class MQTTPublisher {
         link = .down
         return
       case .failure(let error):
-        _ = outbox.removeFirst()
+        release(outbox.removeFirst())
         counts.dropped += 1
         logger.error("MQTT: cannot publish on \(message.topic): \(error); dropped")
       }

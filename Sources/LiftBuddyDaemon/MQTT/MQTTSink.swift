@@ -15,8 +15,9 @@ import Synchronization
 /// refuses, hangs or has a name that does not resolve costs the pipeline
 /// nothing: messages wait in a bounded queue (`MQTTOutbox`) and go out in
 /// order on reconnection; past the bounds they are dropped and counted.
-/// Lift reports go with QoS 1 in a persistent session; their files are
-/// written by `ReportFileWriter` whatever the broker does.
+/// Lift reports go with QoS 1 in a persistent session, each followed by
+/// its retained copy on `last_lift` (for a coach who subscribes later);
+/// their files are written by `ReportFileWriter` whatever the broker does.
 public final class MQTTSink: EventSink {
   /// What became of the messages so far.
   public struct Counts: Sendable, Equatable {

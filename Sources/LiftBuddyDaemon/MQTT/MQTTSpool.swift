@@ -11,7 +11,8 @@ import SystemPackage
 /// Written as the report files are (`DirectoryHandle`: an exclusive
 /// temporary file, fsync, `renameat`, fsync of the directory; never through
 /// a symlink), named by a sequence number (`000000000042.json`) so that the
-/// order survives a restart, and removed when the broker's PUBACK arrives.
+/// order survives a restart, and removed when the broker has acknowledged
+/// the report and its retained copy on `last_lift` (`MQTTPublisher`).
 /// A report acknowledged just before a crash may go out twice: the
 /// coach's side drops duplicates by report id. Bounded: past `capacity`
 /// files a report is not queued on disk (its report file is there).

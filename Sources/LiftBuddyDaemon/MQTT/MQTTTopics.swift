@@ -21,6 +21,10 @@ public struct MQTTTopics: Sendable, Equatable {
   public var repProvisional: String { topic("rep_provisional") }
   public var repWithdrawn: String { topic("rep_withdrawn") }
   public var lift: String { topic("lift") }
+  /// The newest lift report again, retained: what a coach who subscribes
+  /// while the rack is idle sees of its last set.
+  public var lastLift: String { topic(Self.lastLiftLevel) }
+  public static let lastLiftLevel = "last_lift"
   /// Only with `mqtt_samples`.
   public var sample: String { topic("sample") }
   /// Commands from the coach (with `mqtt_commands`), and their answers.

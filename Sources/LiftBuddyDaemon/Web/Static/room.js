@@ -39,7 +39,10 @@ function card(r) {
   el.dataset.provisional = provisional ? "1" : "0";
   q(".r-state").textContent = state;
   const s = r.set;
-  q(".r-set").textContent = s ? `Set ${s.set} · ${exName(s.exercise)} · ${kg(s.load_kg)}${s.finished ? " · done" : ""}` : "no set yet";
+  // A set known only from the rack's retained report (`last_lift`, a coach
+  // who came in after it) has no number.
+  const setName = s && s.set === null ? "Last set" : s ? `Set ${s.set}` : "";
+  q(".r-set").textContent = s ? `${setName} · ${exName(s.exercise)} · ${kg(s.load_kg)}${s.finished ? " · done" : ""}` : "no set yet";
   q(".r-set").dataset.setId = s ? s.set_id : "";
   q(".r-mv").textContent = num(mv);
   q(".r-mv").classList.toggle("provisional", provisional);
