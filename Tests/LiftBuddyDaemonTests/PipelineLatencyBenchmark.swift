@@ -155,6 +155,11 @@ struct PipelineLatencyBenchmark {
     /// Per event: hand-over to its arrival at the last subscriber.
     var repLast: [Double] = []
     var liftLast: [Double] = []
+    /// Per rep, with a BLE clip: from the notification that completed it
+    /// (the last one sent before the loop handed the rep on) to the
+    /// server's last write: the daemon's whole part, the source's read and
+    /// its hand-over to the loop included.
+    var repFromNotification: [Double] = []
     /// The 1-minute load average as each round of this variant started.
     var loads: [Double] = []
     /// The slowest events by the server's part, with their breakdown.
@@ -167,6 +172,7 @@ struct PipelineLatencyBenchmark {
       liftServer += other.liftServer
       repLast += other.repLast
       liftLast += other.liftLast
+      repFromNotification += other.repFromNotification
       loads += other.loads
       slowest = Array((slowest + other.slowest).sorted { $0.ms > $1.ms }.prefix(3))
     }
@@ -187,6 +193,10 @@ struct PipelineLatencyBenchmark {
         + line("lift", liftServer)
         + " ms; last subscriber per event: " + line("rep", repLast) + "; " + line("lift", liftLast)
         + " ms; events over 5 ms: server \(over), last subscriber \(lastOver) of \(repServer.count + liftServer.count)"
+        + (repFromNotification.isEmpty
+          ? ""
+          : "; notification to last write: " + line("rep", repFromNotification)
+            + " ms, over 5 ms: \(repFromNotification.filter { $0 > 5 }.count)")
     }
   }
 
@@ -417,6 +427,14 @@ struct PipelineLatencyBenchmark {
       guard let sent = published[key] else { continue }
       let ms = Double(at - sent) / 1e6
       if key.hasPrefix("lift") { tally.liftServer.append(ms) } else { tally.repServer.append(ms) }
+    }
+    if let feed {
+      let sent = feed.sentAt.withLock { $0 }
+      for (key, at) in done where key.hasPrefix("rep") {
+        guard let handedOn = published[key], let from = sent.last(where: { $0 <= handedOn })
+        else { continue }
+        tally.repFromNotification.append(Double(at - from) / 1e6)
+      }
     }
     // Where the slowest events' time went.
     let started = loopStart.times.withLock { $0 }
