@@ -21,7 +21,8 @@ import Synchronization
 final class BLEClipFeed: Sendable {
   /// The notifications' payloads with the stream time each is due.
   let notifications: [(t: Double, bytes: [UInt8])]
-  /// When each notification was sent (CLOCK_MONOTONIC nanoseconds), in order.
+  /// When each notification was handed to the socket (CLOCK_MONOTONIC
+  /// nanoseconds, just before its send), in order.
   let sentAt = Mutex<[Int64]>([])
   private let feederThread = Mutex<pid_t?>(nil)
   private let finished = Mutex(false)
@@ -77,9 +78,11 @@ final class BLEClipFeed: Sendable {
       due.tv_sec += offset / 1_000_000_000
       due.tv_nsec = offset % 1_000_000_000
       while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nil) == EINTR {}
-      guard (try? bearer.send([0x1B, 0x03, 0x00] + bytes)) != nil else { return }
+      // Stamped before the send: a thread that the send wakes may run
+      // before this one stamps anything after it.
       let now = SocketLatencyBenchmark.nowNanoseconds()
       sentAt.withLock { $0.append(now) }
+      guard (try? bearer.send([0x1B, 0x03, 0x00] + bytes)) != nil else { return }
     }
     finished.withLock { $0 = true }
     // Stay connected until the client closes its end.
