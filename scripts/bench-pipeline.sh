@@ -10,8 +10,20 @@
 # started, and where the slowest events' time went. Release build.
 #
 #   scripts/bench-pipeline.sh [SUBSCRIBERS] [REPORT_DIR] [--busy-disk]
-#       [--load K [--load-apart]] [--rounds R] [--variants LIST]
+#       [--load K [--load-apart]] [--rounds R] [--sets S] [--variants LIST]
+#       [--source replay|ble] [--idle] [--tests-binary PATH]
 #
+# --source ble plays the stream at its recorded pace (1x: a round of 10 sets
+# takes about 3 min a variant, so --sets 3 is a practical round) as ATT
+# notifications from a clip on a socketpair, read by BLESource (this host
+# has no Bluetooth; the daemon's part of the path is the same for any
+# SOCK_SEQPACKET socket). --idle measures instead the idle cost of that BLE
+# path: a still bar at 40 Hz, 30 s a variant and round after 5 s of
+# warm-up, the process's threads' run time from schedstat, the clip's thread
+# left out. --tests-binary runs a test binary built earlier (a copy of
+# .build-socket-release/release/liftbuddyPackageTests.xctest from another
+# commit) instead of building this tree, to compare two commits in the
+# same minutes.
 # REPORT_DIR defaults to .build-bench-reports in the package (the machine's
 # disk). --busy-disk keeps that disk busy meanwhile with 64 MiB writes, each
 # fsynced, from a second process, so that the reports' fsyncs are slow.
@@ -35,6 +47,7 @@ export LIFTBUDDY_PIPELINE_BENCH=1
 export LIFTBUDDY_PIPELINE_BENCH_SUBSCRIBERS=200
 dir="$PWD/.build-bench-reports"
 busy_disk=
+tests_binary=
 load=0
 apart=
 positional=0
@@ -45,6 +58,10 @@ while [[ $# -gt 0 ]]; do
     --load-apart) apart=1 ;;
     --rounds) export LIFTBUDDY_PIPELINE_BENCH_ROUNDS="$2"; shift ;;
     --variants) export LIFTBUDDY_PIPELINE_BENCH_VARIANTS="$2"; shift ;;
+    --sets) export LIFTBUDDY_PIPELINE_BENCH_SETS="$2"; shift ;;
+    --source) export LIFTBUDDY_PIPELINE_BENCH_SOURCE="$2"; shift ;;
+    --idle) export LIFTBUDDY_PIPELINE_BENCH=0 LIFTBUDDY_PIPELINE_BENCH_IDLE=1 ;;
+    --tests-binary) tests_binary="$2"; shift ;;
     *)
       positional=$((positional + 1))
       if [[ $positional == 1 ]]; then
@@ -60,7 +77,7 @@ mkdir -p "$dir"
 export LIFTBUDDY_PIPELINE_BENCH_DIR="$dir"
 
 flags=(-c release --scratch-path .build-socket-release -Xswiftc -enable-testing)
-swift build "${flags[@]}" --build-tests -j 1
+[[ -z "$tests_binary" ]] && swift build "${flags[@]}" --build-tests -j 1
 
 helpers=()
 trap 'for p in "${helpers[@]}"; do kill "$p" 2>/dev/null; done; rm -f "$dir/hog"' EXIT
@@ -77,6 +94,9 @@ done
 echo "bench-pipeline: $(date -u +%H:%M:%S) UTC, load average $(cut -d' ' -f1-3 /proc/loadavg)," \
   "$load busy loops${apart:+ in a session of their own}${busy_disk:+, busy disk}," \
   "autogroups $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo '?')"
-swift test "${flags[@]}" --skip-build --filter PipelineLatencyBenchmark 2>&1 |
-  grep -E "pipeline latency|slowest|✘|passed after"
+if [[ -n "$tests_binary" ]]; then
+  "$tests_binary" --testing-library swift-testing --filter PipelineLatencyBenchmark 2>&1
+else
+  swift test "${flags[@]}" --skip-build --filter PipelineLatencyBenchmark 2>&1
+fi | grep -E "pipeline latency|idle \(|slowest|✘|passed after"
 echo "bench-pipeline: done $(date -u +%H:%M:%S) UTC, load average $(cut -d' ' -f1-3 /proc/loadavg)"

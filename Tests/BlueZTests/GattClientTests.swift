@@ -13,15 +13,27 @@ import Testing
   /// Connects, runs the whole setup and reads the stream to its end.
   func run(
     _ peripheral: FakePeripheral, timeout: Duration = .seconds(5)
-  ) async throws -> (UartSubscription, [UInt8], (any Error)?) {
+  ) async throws -> (UartSubscription, [UInt8], BluetoothError) {
     let client = GattClient(bearer: peripheral.clientBearer, transactionTimeout: timeout)
     let subscription = try await DedicatedThread.run { try UartSubscription.start(on: client) }
-    var bytes: [UInt8] = []
-    do {
-      for try await chunk in subscription.bytes { bytes += chunk }
-      return (subscription, bytes, nil)
-    } catch {
-      return (subscription, bytes, error)
+    let (bytes, error) = try await DedicatedThread.run { Self.read(subscription.notifications) }
+    return (subscription, bytes, error)
+  }
+
+  /// Reads the link to its end as the daemon's reader does (`BLELoopReader`,
+  /// tested with `BLESource`), here with blocking reads: every PDU through
+  /// the receiver, its reply sent back. Returns the values and why it ended.
+  static func read(_ receiver: GattNotificationReceiver) -> ([UInt8], BluetoothError) {
+    var bytes = receiver.early.flatMap { $0 }
+    while true {
+      do throws(BluetoothError) {
+        guard let pdu = try receiver.bearer.receive(timeoutMilliseconds: 100) else { continue }
+        let received = try receiver.receive(pdu)
+        if let reply = received.reply { try receiver.bearer.send(reply) }
+        bytes += received.value ?? []
+      } catch {
+        return (bytes, error)
+      }
     }
   }
 
@@ -52,7 +64,7 @@ import Testing
     #expect(subscription.cccdHandle == handles[1] + 1)
     #expect(peripheral.cccdWrites == [[0x01, 0x00]])
     #expect(String(decoding: bytes, as: UTF8.self) == "s:52\na:1.5:-0.3\ns:51\na:1.4:-0.2\n")
-    #expect(error as? BluetoothError == .disconnected(errno: nil))
+    #expect(error == .disconnected(errno: nil))
     // MTU exchange first, then the discovery procedures in order, ending with the CCCD write.
     let requests = peripheral.requests
     #expect(requests.first == 0x02)
@@ -74,7 +86,7 @@ import Testing
     #expect(subscription.known.name == "RedBearLab BLE Mini")
     #expect(subscription.characteristic.uuid == Self.redBearTX)
     #expect(String(decoding: bytes, as: UTF8.self) == "s:52\na:1.5:-0.3\ns:51\na:1.4:-0.2\n")
-    #expect(error as? BluetoothError == .disconnected(errno: nil))
+    #expect(error == .disconnected(errno: nil))
   }
 
   /// HM-10: one characteristic FFE1 for both directions, 16-bit UUIDs throughout
@@ -97,7 +109,7 @@ import Testing
     #expect(subscription.characteristic.properties == [.read, .writeWithoutResponse, .notify])
     #expect(peripheral.cccdWrites == [[0x01, 0x00]])
     #expect(String(decoding: bytes, as: UTF8.self) == "s:52\na:1.5:-0.3\ns:51\na:1.4:-0.2\n")
-    #expect(error as? BluetoothError == .disconnected(errno: nil))
+    #expect(error == .disconnected(errno: nil))
   }
 
   /// Property beats name: a notifying characteristic with an unfamiliar UUID is
@@ -138,7 +150,7 @@ import Testing
     #expect(peripheral.cccdWrites == [[0x02, 0x00]])
     #expect(bytes == Array("s:10\n".utf8))
     #expect(peripheral.confirmations == 2)
-    #expect(error as? BluetoothError == .disconnected(errno: nil))
+    #expect(error == .disconnected(errno: nil))
   }
 
   /// The clip switched off half-way through a line: what arrived is delivered,
@@ -151,9 +163,8 @@ import Testing
       script: [.notify(Array("s:52\na:1.".utf8)), .disconnect])
     let (_, bytes, error) = try await run(peripheral)
     #expect(bytes == Array("s:52\na:1.".utf8))
-    let lost = try #require(error as? BluetoothError)
-    #expect(lost == .disconnected(errno: nil))
-    #expect(lost.description.contains("closed the Bluetooth link"))
+    #expect(error == .disconnected(errno: nil))
+    #expect(error.description.contains("closed the Bluetooth link"))
   }
 
   /// Mid-discovery the peripheral notifies early and sends requests of its own:
@@ -172,13 +183,13 @@ import Testing
       ])
     let (_, bytes, error) = try await run(peripheral)
     #expect(String(decoding: bytes, as: UTF8.self) == "s:52\n")
-    #expect(error as? BluetoothError == .disconnected(errno: nil))
+    #expect(error == .disconnected(errno: nil))
     #expect(peripheral.requests.contains(0x01))
     #expect(peripheral.requests.contains(0x03))
   }
 
   /// An HM-10 clone with no CCCD that notifies anyway: no write, still streamed.
-  /// Leaving the loop ends the subscription without the peer hanging up.
+  /// Once the link is handed over, the client makes no more requests.
   @Test func notifyingCharacteristicWithoutCCCD() async throws {
     var db = GattDatabase.withGAP(name: "HMSoft")
     let handles = db.addService(
@@ -190,14 +201,12 @@ import Testing
     let client = GattClient(bearer: peripheral.clientBearer, transactionTimeout: .seconds(5))
     let subscription = try await DedicatedThread.run { try UartSubscription.start(on: client) }
     #expect(subscription.cccdHandle == nil)
-    var first: [UInt8] = []
-    for try await chunk in subscription.bytes {
-      first = chunk
-      break
-    }
-    #expect(first == Array("s:60\n".utf8))
+    #expect(subscription.notifications.early == [Array("s:60\n".utf8)])
     #expect(peripheral.cccdWrites.isEmpty)
     #expect(!peripheral.requests.contains(0x12))
+    await #expect(throws: BluetoothError.bearerBusy) {
+      _ = try await DedicatedThread.run { try client.exchangeMTU() }
+    }
   }
 
   @Test func deviceWithoutUARTService() async throws {

@@ -1,5 +1,7 @@
 import BlueZ
 import Foundation
+import NIOCore
+import NIOPosix
 import Synchronization
 import Testing
 
@@ -30,9 +32,12 @@ import Testing
     [0x12, 0x04, 0x00, 0x01, 0x00]: [0x13],
   ]
 
-  /// One connection's behaviour: what to notify after the CCCD write, then hang up or stay.
+  /// One connection's behaviour: what to notify, then to indicate (each
+  /// indication waits for its confirmation), after the CCCD write; then hang
+  /// up or stay.
   struct Visit: Sendable {
     var notifications: [String]
+    var indications: [String] = []
     var hangUp: Bool
   }
 
@@ -41,6 +46,8 @@ import Testing
   final class FakeRadio: Sendable {
     private let visits: Mutex<[Visit]>
     let dialled = Mutex<[String]>([])
+    /// Handle Value Confirmations received, over all connections.
+    let confirmations = Mutex(0)
 
     init(_ visits: [Visit]) { self.visits = Mutex(visits) }
 
@@ -54,11 +61,11 @@ import Testing
         throw BluetoothError.system(.connect, errno: errno)
       }
       let server = AttBearer(fileDescriptor: fds[1])
-      Thread { Self.serve(server, visit) }.start()
+      Thread { self.serve(server, visit) }.start()
       return AttBearer(fileDescriptor: fds[0])
     }
 
-    private static func serve(_ bearer: AttBearer, _ visit: Visit) {
+    private func serve(_ bearer: AttBearer, _ visit: Visit) {
       while true {
         guard let request = try? bearer.receive(timeoutMilliseconds: 100) else { continue }
         guard let answer = DiscoveryBLESourceTests.answers[request] else {
@@ -68,6 +75,13 @@ import Testing
         try? bearer.send(answer)
         guard request[0] == 0x12 else { continue }
         for line in visit.notifications { try? bearer.send([0x1B, 0x03, 0x00] + Array(line.utf8)) }
+        for line in visit.indications {
+          try? bearer.send([0x1D, 0x03, 0x00] + Array(line.utf8))
+          // One indication at a time (Vol 3 Part F §3.4.7.2): a client that
+          // does not confirm is cut off, as a real server would.
+          guard (try? bearer.receive(timeoutMilliseconds: 2000)) == [0x1E] else { return }
+          confirmations.withLock { $0 += 1 }
+        }
         if visit.hangUp { return }
         // Stay connected until the client closes its end.
         while (try? bearer.receive(timeoutMilliseconds: 100)) != nil {}
@@ -147,6 +161,66 @@ import Testing
     #expect(
       radio.dialled.withLock { $0 } == ["C0:11:22:33:44:55/random", "C0:11:22:33:44:55/random"])
     #expect(scans.withLock { $0 } == 1)
+  }
+
+  /// On the consumer's event loop (the daemon's socket server's): every
+  /// value is handed on from that loop's thread; a value as long as the
+  /// largest ATT PDU allows (517 bytes with its header) arrives whole after
+  /// a run of short ones; each indication is confirmed (the clip sends the
+  /// next only then); the clip's hang-up is `.lost` with the reason the
+  /// thread reader gave, then a retry.
+  @Test func readsOnTheConsumersEventLoop() async throws {
+    let long = String(repeating: "x", count: 513) + "\n"
+    let short = Array(repeating: "a:1:0\n", count: 20)
+    let radio = FakeRadio([
+      Visit(
+        notifications: ["s:52\n"] + short + [long], indications: ["s:53\n", "s:54\n"], hangUp: true)
+    ])
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let loop = group.next()
+    let events = Mutex<[SourceEvent]>([])
+    let bytesOnTheLoop = Mutex(true)
+    let ended = Mutex(false)
+    let output = SourceOutput(
+      eventLoop: loop,
+      deliver: { event, receipt in
+        if case .bytes = event, !loop.inEventLoop { bytesOnTheLoop.withLock { $0 = false } }
+        events.withLock { $0.append(event) }
+        receipt?.signal()
+        return true
+      },
+      end: { ended.withLock { $0 = true } })
+    let source = BLESource(
+      target: BleTarget("ble:C0:11:22:33:44:55/random")!,
+      backoff: Backoff(initial: 30, maximum: 30), transactionTimeout: .seconds(5),
+      chooseAdapter: { _ in Self.adapter },
+      connect: { address, type, _ in try radio.connect(address, type) })
+    source.start(clock: .startingNow(), output: output)
+    func statuses() -> [SourceStatus] {
+      events.withLock { $0.compactMap { if case .status(let s) = $0 { s } else { nil } } }
+    }
+    #expect(
+      await SocketTest.eventually(within: 20) {
+        statuses().contains { if case .retrying = $0 { true } else { false } }
+      })
+    let bytes = events.withLock { events in
+      events.flatMap { event -> [UInt8] in if case .bytes(let b, _) = event { b } else { [] } }
+    }
+    #expect(
+      String(decoding: bytes, as: UTF8.self) == "s:52\n" + short.joined() + long + "s:53\ns:54\n")
+    #expect(bytesOnTheLoop.withLock { $0 })
+    #expect(radio.confirmations.withLock { $0 } == 2)
+    #expect(
+      Array(statuses().dropFirst())
+        == [
+          .lost(
+            reason:
+              "the clip closed the Bluetooth link (switched off or out of range); reconnecting"),
+          .retrying(inSeconds: 30),
+        ])
+    output.close()
+    #expect(await SocketTest.eventually(within: 5) { ended.withLock { $0 } })
+    try await group.shutdownGracefully()
   }
 
   /// On this kernel the real connector fails with EAFNOSUPPORT: the source says

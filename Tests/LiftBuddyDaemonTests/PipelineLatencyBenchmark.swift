@@ -36,6 +36,10 @@ struct PipelineLatencyBenchmark {
   /// Replay speed: a rep every 1.2 s of stream time, so 75 ms apart at 16×,
   /// far more than the 1–2 ms an event takes to reach 200 subscribers.
   static let speed = environment["LIFTBUDDY_PIPELINE_BENCH_SPEED"].flatMap(Double.init) ?? 16
+  /// `replay` (default): the stream replayed at `speed`; `ble`: played at
+  /// its recorded pace (1×) as ATT notifications from a clip on a
+  /// socketpair (`BLEClipFeed`), through `BLESource`.
+  static let sourceKind = environment["LIFTBUDDY_PIPELINE_BENCH_SOURCE"] ?? "replay"
   static let variantNames =
     (environment["LIFTBUDDY_PIPELINE_BENCH_VARIANTS"] ?? "inline,queued,pinned")
     .split(separator: ",").map(String.init)
@@ -151,6 +155,11 @@ struct PipelineLatencyBenchmark {
     /// Per event: hand-over to its arrival at the last subscriber.
     var repLast: [Double] = []
     var liftLast: [Double] = []
+    /// Per rep, with a BLE clip: from the notification that completed it
+    /// (the last one sent before the loop handed the rep on) to the
+    /// server's last write: the daemon's whole part, the source's read and
+    /// its hand-over to the loop included.
+    var repFromNotification: [Double] = []
     /// The 1-minute load average as each round of this variant started.
     var loads: [Double] = []
     /// The slowest events by the server's part, with their breakdown.
@@ -163,6 +172,7 @@ struct PipelineLatencyBenchmark {
       liftServer += other.liftServer
       repLast += other.repLast
       liftLast += other.liftLast
+      repFromNotification += other.repFromNotification
       loads += other.loads
       slowest = Array((slowest + other.slowest).sorted { $0.ms > $1.ms }.prefix(3))
     }
@@ -183,6 +193,10 @@ struct PipelineLatencyBenchmark {
         + line("lift", liftServer)
         + " ms; last subscriber per event: " + line("rep", repLast) + "; " + line("lift", liftLast)
         + " ms; events over 5 ms: server \(over), last subscriber \(lastOver) of \(repServer.count + liftServer.count)"
+        + (repFromNotification.isEmpty
+          ? ""
+          : "; notification to last write: " + line("rep", repFromNotification)
+            + " ms, over 5 ms: \(repFromNotification.filter { $0 > 5 }.count)")
     }
   }
 
@@ -202,7 +216,8 @@ struct PipelineLatencyBenchmark {
     defer { ThreadPriority.removeGroup() }
     for round in 1...Self.rounds {
       for variant in variants {
-        let tally = try await Self.run(variant, stream: scratch.file("bench.lbs"))
+        let tally = try await Self.run(
+          variant, stream: scratch.file("bench.lbs"), rows: stream.rows)
         print("  round \(round): " + tally.summary(variant.description))
         tallies[variant.description, default: Tally()].add(tally)
       }
@@ -218,8 +233,96 @@ struct PipelineLatencyBenchmark {
     }
   }
 
+  /// The idle cost of the BLE path: a still bar at 40 Hz from `BLEClipFeed`
+  /// through `BLESource` into the pipeline, with the socket server up and
+  /// no clients, as the daemon idles between sets. Per variant and round,
+  /// after 5 s of warm-up, the run time of this process's threads over
+  /// `LIFTBUDDY_PIPELINE_BENCH_IDLE_SECONDS` (default 30) from
+  /// /proc/self/task/*/schedstat, the clip's own thread left out: the
+  /// nanosecond counterpart of `scripts/bench-idle.sh`, which needs a
+  /// device the daemon can open. Opt-in: `scripts/bench-pipeline.sh --idle`.
+  @Test(.enabled(if: environment["LIFTBUDDY_PIPELINE_BENCH_IDLE"] == "1"))
+  func idleCostOfAStillBarOverBLE() async throws {
+    let seconds =
+      Self.environment["LIFTBUDDY_PIPELINE_BENCH_IDLE_SECONDS"].flatMap(Double.init) ?? 30
+    let variants = try Self.variantNames.map { name in
+      try #require(Variant(name), "unknown variant \(name)")
+    }
+    var shares = [String: [Double]]()
+    for round in 1...Self.rounds {
+      for variant in variants {
+        var stream = SquatStream()
+        stream.still(seconds + 10)
+        let feed = BLEClipFeed(rows: stream.rows)
+        var logger = Logger(label: "pipeline-bench")
+        logger.logLevel = .error
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let pipeline = Pipeline(
+          source: feed.source(), configuration: AnalyzerConfiguration(), exercise: .squat,
+          loadKg: 100, sinks: [],
+          options: .init(
+            sampleRateHz: nil, tick: .milliseconds(500),
+            eventLoop: variant.pinned ? group.next() : nil),
+          logger: logger)
+        let server = SocketServer(
+          configuration: SocketConfiguration(path: SocketTest.temporaryPath()),
+          control: pipeline, logger: logger, eventLoopGroup: group)
+        try await server.start()
+        pipeline.add(sink: SocketSink(server: server))
+        let running = Task { await pipeline.run() }
+        try await Task.sleep(for: .seconds(5))
+        let load = Self.loadAverage()
+        let (r0, t0) = (Self.threadRunTimes(), ContinuousClock.now)
+        try await Task.sleep(for: .seconds(seconds))
+        let (r1, t1) = (Self.threadRunTimes(), ContinuousClock.now)
+        let feeder = feed.threadID
+        let ns = r1.filter { $0.key != feeder }.reduce(Int64(0)) { sum, entry in
+          sum + (r0[entry.key].map { entry.value - $0 } ?? 0)
+        }
+        let wall = t0.duration(to: t1)
+        let share =
+          100 * Double(ns) / 1e9
+          / (Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
+        print(
+          "  round \(round): idle (\(variant), BLE still bar at 40 Hz, load \(String(format: "%.2f", load))): "
+            + String(
+              format: "%.3f s in %.1f s = %.3f %% of a core", Double(ns) / 1e9,
+              Double(wall.components.seconds), share))
+        shares[variant.description, default: []].append(share)
+        #expect(!feed.isFinished)
+        running.cancel()
+        await running.value
+        await server.shutdown(finalStatus: nil)
+        try await group.shutdownGracefully()
+      }
+    }
+    for variant in variants {
+      let list = shares[variant.description]!.map { String(format: "%.3f", $0) }
+      print(
+        "idle (\(variant), BLE still bar at 40 Hz): " + list.joined(separator: ", ")
+          + " % of a core")
+    }
+  }
+
+  /// Run time so far (nanoseconds, schedstat's first field) of each of this
+  /// process's threads.
+  static func threadRunTimes() -> [pid_t: Int64] {
+    var times: [pid_t: Int64] = [:]
+    for tid in ThreadPriority.threads() {
+      guard
+        let text = try? String(
+          contentsOfFile: "/proc/self/task/\(tid)/schedstat", encoding: .utf8),
+        let first = text.split(separator: " ").first, let ns = Int64(first)
+      else { continue }
+      times[tid] = ns
+    }
+    return times
+  }
+
   /// One round of one variant.
-  static func run(_ variant: Variant, stream file: String) async throws -> Tally {
+  static func run(_ variant: Variant, stream file: String, rows: [SquatStream.Row]) async throws
+    -> Tally
+  {
     let outBase =
       Self.environment["LIFTBUDDY_PIPELINE_BENCH_DIR"]
       ?? Binaries.packageRoot.appendingPathComponent(".build-bench-reports").path
@@ -230,7 +333,9 @@ struct PipelineLatencyBenchmark {
     logger.logLevel = .error
     var configuration = AnalyzerConfiguration()
     configuration.setRestS = 3
-    let source = try ReplaySource(path: file, speed: .factor(Self.speed))
+    let feed = Self.sourceKind == "ble" ? BLEClipFeed(rows: rows) : nil
+    let source: any ClipSource =
+      try feed?.source() ?? ReplaySource(path: file, speed: .factor(Self.speed))
     let stamps = Stamps()
     let writer = try ReportFileWriter(directory: out, logger: logger)
     let reportSink: any EventSink = variant.inline ? try InlineReportWriter(out) : writer
@@ -282,7 +387,17 @@ struct PipelineLatencyBenchmark {
     var tally = Tally()
     tally.loads = [Self.loadAverage()]
     try ThreadPriority.apply(variant.priority, except: readerID!)
-    await pipeline.run()
+    if let feed {
+      // A live source never ends: stop once the clip has played it all and
+      // the last set has closed on its rest.
+      let running = Task { await pipeline.run() }
+      while !feed.isFinished { try await Task.sleep(for: .milliseconds(100)) }
+      try await Task.sleep(for: .milliseconds(500))
+      running.cancel()
+      await running.value
+    } else {
+      await pipeline.run()
+    }
     ThreadPriority.resetAll()
     try await Task.sleep(for: .milliseconds(300))
     await server.shutdown(finalStatus: nil)
@@ -312,6 +427,14 @@ struct PipelineLatencyBenchmark {
       guard let sent = published[key] else { continue }
       let ms = Double(at - sent) / 1e6
       if key.hasPrefix("lift") { tally.liftServer.append(ms) } else { tally.repServer.append(ms) }
+    }
+    if let feed {
+      let sent = feed.sentAt.withLock { $0 }
+      for (key, at) in done where key.hasPrefix("rep") {
+        guard let handedOn = published[key], let from = sent.last(where: { $0 <= handedOn })
+        else { continue }
+        tally.repFromNotification.append(Double(at - from) / 1e6)
+      }
     }
     // Where the slowest events' time went.
     let started = loopStart.times.withLock { $0 }

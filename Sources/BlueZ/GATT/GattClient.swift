@@ -7,9 +7,8 @@ import Synchronization
 ///
 /// Requests block the calling thread for at most the transaction timeout, so
 /// call them off the cooperative pool (see `DedicatedThread`). Once
-/// `notifications(from:)` has started, a reader thread owns the bearer and
-/// further requests throw `.bearerBusy`: the clip only ever needs requests
-/// during setup.
+/// `receiveNotifications(from:)` has handed the link over, further requests
+/// throw `.bearerBusy`: the clip only ever needs requests during setup.
 public final class GattClient: Sendable {
   public let bearer: AttBearer
   /// ATT gives each request 30 s before the bearer is considered dead (Vol 3 Part F §3.3.3).
@@ -170,16 +169,16 @@ public final class GattClient: Sendable {
 
   // MARK: Notifications
 
-  /// Handle Value Notifications and Indications for `valueHandle`, as raw bytes
-  /// in arrival order (indications are confirmed, §3.4.7.3). The stream ends with
-  /// `BluetoothError.disconnected` when the link goes, which is the daemon's cue
-  /// to back off and reconnect. Cancelling the consuming task stops the reader
-  /// within `pollMilliseconds`.
-  public func notifications(
-    from valueHandle: UInt16, pollMilliseconds: Int32 = 250
-  ) -> AsyncThrowingStream<[UInt8], any Error> {
-    let (stream, continuation) = AsyncThrowingStream.makeStream(
-      of: [UInt8].self, throwing: (any Error).self)
+  /// Ends the request phase for good and hands over what receiving the
+  /// Handle Value Notifications and Indications of `valueHandle` needs
+  /// (§3.4.7): the link, the values that came during the setup, and the
+  /// decoding of what comes next (`GattNotificationReceiver`). Whoever reads
+  /// the link from then on passes it each PDU and sends back the replies it
+  /// calls for; the daemon does so on an event loop. Further requests throw
+  /// `.bearerBusy`: the clip only ever needs requests during setup.
+  public func receiveNotifications(from valueHandle: UInt16) throws(BluetoothError)
+    -> GattNotificationReceiver
+  {
     // Under the transaction lock, so a request still waiting for its response
     // keeps the bearer until it has it.
     let started = transactionLock.withLock { _ in
@@ -190,32 +189,10 @@ public final class GattClient: Sendable {
         return state.early
       }
     }
-    guard let early = started else {
-      continuation.finish(throwing: BluetoothError.bearerBusy)
-      return stream
-    }
-    for item in early where item.handle == valueHandle { continuation.yield(item.value) }
-
-    let stop = StopFlag()
-    continuation.onTermination = { _ in stop.set() }
-    DedicatedThread.start(name: "liftbuddy-gatt-notify") { [self] in
-      while !stop.isSet {
-        do {
-          guard let raw = try bearer.receive(timeoutMilliseconds: pollMilliseconds) else {
-            continue
-          }
-          let pdu = try Self.decode(raw)
-          if let (handle, value) = try handleUnsolicited(pdu), handle == valueHandle {
-            continuation.yield(value)
-          }
-        } catch {
-          continuation.finish(throwing: error)
-          return
-        }
-      }
-      continuation.finish()
-    }
-    return stream
+    guard let early = started else { throw .bearerBusy }
+    return GattNotificationReceiver(
+      bearer: bearer, valueHandle: valueHandle,
+      early: early.filter { $0.handle == valueHandle }.map(\.value))
   }
 
   // MARK: Transactions
@@ -238,8 +215,10 @@ public final class GattClient: Sendable {
         let reply = try Self.decode(raw)
         if case .errorResponse(let request, _, _) = reply, request == pdu.opcode { return reply }
         if reply.opcode == expected { return reply }
-        if let (handle, value) = try handleUnsolicited(reply) {
-          state.withLock { $0.early.append((handle, value)) }
+        let unsolicited = Self.answer(reply)
+        if let answer = unsolicited.reply { try bearer.send(answer.encoded()) }
+        if let value = unsolicited.value {
+          state.withLock { $0.early.append(value) }
           continue
         }
         if Self.isServerBound(reply.opcode) { continue }
@@ -248,33 +227,33 @@ public final class GattClient: Sendable {
     }
   }
 
-  private static func decode(_ raw: [UInt8]) throws(BluetoothError) -> AttPDU {
+  static func decode(_ raw: [UInt8]) throws(BluetoothError) -> AttPDU {
     do throws(AttDecodingError) { return try AttPDU(decoding: raw) } catch {
       throw .malformed(error)
     }
   }
 
-  /// Deals with PDUs the peer may send at any time: confirms indications and
-  /// turns down requests to our (empty) ATT server, so the peer's own
-  /// transactions do not time out and drop the link (§3.3.2, §3.4.1.1).
-  /// Returns the value of a notification or indication.
-  private func handleUnsolicited(_ pdu: AttPDU) throws(BluetoothError) -> (UInt16, [UInt8])? {
+  /// What a PDU the peer may send at any time calls for, during a
+  /// transaction or after (`GattNotificationReceiver`): indications are
+  /// confirmed and requests to our (empty) ATT server turned down, so the
+  /// peer's own transactions do not time out and drop the link (§3.3.2,
+  /// §3.4.1.1). Returns the handle and value of a notification or
+  /// indication, and the reply to send at once.
+  static func answer(_ pdu: AttPDU) -> (
+    value: (handle: UInt16, value: [UInt8])?, reply: AttPDU?
+  ) {
     switch pdu {
     case .handleValueNotification(let handle, let value):
-      return (handle, value)
+      return ((handle, value), nil)
     case .handleValueIndication(let handle, let value):
-      try bearer.send(AttPDU.handleValueConfirmation.encoded())
-      return (handle, value)
+      return ((handle, value), .handleValueConfirmation)
     case .exchangeMTURequest:
-      try bearer.send(AttPDU.exchangeMTUResponse(serverRxMTU: Self.defaultLEMTU).encoded())
-      return nil
+      return (nil, .exchangeMTUResponse(serverRxMTU: Self.defaultLEMTU))
     default:
-      if Self.isServerBound(pdu.opcode) && !AttOpcode.isCommand(pdu.opcode) {
-        try bearer.send(
-          AttPDU.errorResponse(request: pdu.opcode, handle: 0x0000, error: .requestNotSupported)
-            .encoded())
+      guard Self.isServerBound(pdu.opcode) && !AttOpcode.isCommand(pdu.opcode) else {
+        return (nil, nil)
       }
-      return nil
+      return (nil, .errorResponse(request: pdu.opcode, handle: 0x0000, error: .requestNotSupported))
     }
   }
 

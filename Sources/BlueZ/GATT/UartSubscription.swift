@@ -1,5 +1,6 @@
 /// The outcome of setting up a clip's GATT link: which service and
-/// characteristic carry its lines, and the notifications themselves.
+/// characteristic carry its lines, and the link handed over to receive their
+/// notifications.
 public struct UartSubscription: Sendable {
   public var known: KnownUartService
   public var service: GattService
@@ -7,8 +8,9 @@ public struct UartSubscription: Sendable {
   /// Nil when the characteristic has no CCCD (see `start`).
   public var cccdHandle: UInt16?
   public var mtu: UInt16
-  /// Raw notification payloads; a line may span several, one may hold many.
-  public var bytes: AsyncThrowingStream<[UInt8], any Error>
+  /// The link, ready to be read for notifications: their payloads are raw
+  /// bytes, a line may span several, one may hold many.
+  public var notifications: GattNotificationReceiver
 
   /// Runs the whole setup on a connected bearer: Exchange MTU, primary service
   /// discovery, characteristic discovery in the first known UART service,
@@ -42,6 +44,6 @@ public struct UartSubscription: Sendable {
     return UartSubscription(
       known: known, service: service, characteristic: characteristic, cccdHandle: cccd?.handle,
       mtu: mtu,
-      bytes: client.notifications(from: characteristic.valueHandle))
+      notifications: try client.receiveNotifications(from: characteristic.valueHandle))
   }
 }

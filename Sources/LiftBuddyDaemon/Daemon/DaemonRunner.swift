@@ -110,9 +110,11 @@ public struct DaemonRunner {
     // Connects on its own thread; a broker that is away is a log line, not a failed start.
     let mqtt = mqttConfiguration.map { MQTTSink(configuration: $0, logger: logger) }
     // One thread serves the socket's and the web view's clients alike; with
-    // a serial clip it also reads the port and runs the pipeline's loop, so
-    // that a rep reaches the subscribers with no other thread to wake
-    // (Pipeline.Options.eventLoop, BENCHMARKS.md issue 9).
+    // a clip (serial or BLE) it also reads the port or the ATT socket and
+    // runs the pipeline's loop, so that a rep reaches the subscribers with no
+    // other thread to wake (Pipeline.Options.eventLoop, BENCHMARKS.md issue 9).
+    // A replay reads its file on a thread of its own, and its loop stays on
+    // the pool.
     let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let pipeline = Pipeline(
       source: source, configuration: configuration.analyzer, exercise: exercise, loadKg: loadKg,
@@ -122,7 +124,7 @@ public struct DaemonRunner {
       options: .init(
         sampleRateHz: isMaxSpeed ? nil : configuration.sampleRateHz,
         tick: isMaxSpeed ? nil : .milliseconds(500), recorder: recorder, reportWriter: writer,
-        eventLoop: source is SerialSource ? eventLoopGroup.next() : nil),
+        eventLoop: source is SerialSource || source is BLESource ? eventLoopGroup.next() : nil),
       logger: logger)
 
     mqtt?.accept(commandsFor: pipeline)

@@ -13,8 +13,10 @@ import NIOCore
 /// on a thread of its own: each serial chunk would then wake the event loop
 /// (epoll, eventfd, NIO's task queue) rather than a pool thread, about 0.1 %
 /// of a core more on a still bar at 40 Hz, over the idle budget. So the
-/// daemon runs its loop here for the serial clip only, which is then read on
-/// this same event loop (`SerialLoopReader`): one wake-up per chunk.
+/// daemon runs its loop here for a live clip only, serial or BLE, which is
+/// then read on this same event loop (`SerialLoopReader`, `BLELoopReader`):
+/// one wake-up per chunk or notification. A replay reads its file on a
+/// thread of its own and keeps its loop on the pool.
 actor LoopHost {
   private let executor: any SerialExecutor
 

@@ -1,4 +1,6 @@
 import BlueZ
+import NIOCore
+import NIOPosix
 
 /// The clip over Bluetooth LE: `ble:AA:BB:CC:DD:EE:FF[/random]` or `ble:auto`,
 /// optionally through a named adapter (`ble:hci1/auto`, `ble:hci0/ADDRESS`).
@@ -11,7 +13,11 @@ import BlueZ
 /// across notifications. The connected status names the adapter, so the log
 /// says which one is in use. When the link drops the source reports `.lost`
 /// with the reason and reconnects with the same backoff as the serial source.
-/// Blocking socket work runs on dedicated threads, never on the cooperative pool.
+/// Connecting, discovery and the subscription block (request/response) and
+/// run on dedicated threads, never on the cooperative pool; the notifications
+/// are then read on an event loop (`BLELoopReader`): the consumer's own when
+/// it runs on one (the daemon's socket server: one wake-up per
+/// notification), else one of NIO's shared loops.
 ///
 /// `ble:auto` scans (needs CAP_NET_RAW) only until it has found a clip; it then
 /// reconnects to that address, which needs no capability, and scans again only
@@ -63,15 +69,16 @@ public struct BLESource: ClipSource {
   }
 
   public func start(clock: SourceClock, output: SourceOutput) {
+    let loop = output.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
     let task = Task {
-      await run(clock: clock, out: output)
+      await run(clock: clock, out: output, loop: loop)
       output.finish()
     }
     output.onClose { task.cancel() }
   }
 
   /// Connect, stream, back off, again — until cancelled.
-  private func run(clock: SourceClock, out: SourceOutput) async {
+  private func run(clock: SourceClock, out: SourceOutput, loop: any EventLoop) async {
     var backoff = self.backoff
     var known: (BluetoothAddress, LEAddressType)?
     if case .address(let address, let type) = target.peer { known = (address, type) }
@@ -91,13 +98,9 @@ public struct BLESource: ClipSource {
               detail:
                 "\(BleTarget.address(address, type)) via \(adapter) \(subscription.known.name) characteristic \(subscription.characteristic.uuid), ATT MTU \(subscription.mtu)"
             )))
-        do {
-          for try await chunk in subscription.bytes { out.yield(.bytes(chunk, at: clock.now())) }
-          if Task.isCancelled { return }
-          failure = "the notification stream ended"
-        } catch {
-          failure = "\(error)"
-        }
+        failure = await BLELoopReader.read(
+          subscription.notifications, on: loop, clock: clock, out: out)
+        if Task.isCancelled { return }
         out.yield(.status(.lost(reason: failure)))
       } catch {
         if Task.isCancelled { return }

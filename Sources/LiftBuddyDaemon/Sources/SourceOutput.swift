@@ -20,8 +20,9 @@ public final class SourceOutput: Sendable {
   private let deliver: Deliver
   private let end: @Sendable () -> Void
   /// The event loop the consumer runs on, if it runs on one: a source that
-  /// can wait for its device there (the serial port) does, so that a chunk
-  /// wakes one thread rather than two (`SerialLoopReader`).
+  /// can wait for its device there (the serial port, a BLE clip's ATT
+  /// socket) does, so that a chunk wakes one thread rather than two
+  /// (`SerialLoopReader`, `BLELoopReader`).
   public let eventLoop: (any EventLoop)?
   private let state = Mutex(State())
 
