@@ -43,6 +43,29 @@ struct CoachViewTests {
     }
   }
 
+  /// The first message of the room view's WebSocket (`/room/events`) whose
+  /// object `matches` accepts, within 20 s; the page is opened again until
+  /// the server listens. Its reads block, so they run off the test's
+  /// cooperative pool (two threads here), which other suites share.
+  static func roomEvent(
+    port: Int, where matches: @escaping @Sendable ([String: Any]) -> Bool
+  ) async -> String? {
+    await offThePool {
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        guard let page = try? TCPTestClient.webSocket(port: port, path: "/room/events") else {
+          Thread.sleep(forTimeInterval: 0.2)
+          continue
+        }
+        while let text = try? page.textMessage() {
+          let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+          if let o, matches(o) { return text }
+        }
+      }
+      return nil
+    }
+  }
+
   static func rack(
     _ name: String, stream: String, port: Int, in dir: ScratchDirectory, speed: String = "max",
     extra: [String] = []
@@ -235,19 +258,8 @@ struct CoachViewTests {
       ["coach", "--mqtt", "127.0.0.1:\(broker.port)", "--listen", "127.0.0.1:\(web)"], in: dir,
       name: "coach")
     let third = try #require(last["rack-3"])
-    let found = await Self.offThePool { () -> String? in
-      let deadline = Date().addingTimeInterval(20)
-      while Date() < deadline {
-        guard let page = try? TCPTestClient.webSocket(port: web, path: "/room/events") else {
-          Thread.sleep(forTimeInterval: 0.2)
-          continue
-        }
-        while let text = try? page.textMessage() {
-          let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-          if o?["rack"] as? String == "rack-3", o?["last_lift"] is [String: Any] { return text }
-        }
-      }
-      return nil
+    let found = await Self.roomEvent(port: web) { o in
+      o["rack"] as? String == "rack-3" && o["last_lift"] is [String: Any]
     }
     let text = try #require(found)
     let object = try #require(
@@ -319,21 +331,8 @@ struct CoachViewTests {
     await other.expectExit(within: 60)
     let report = try LiftReport.decode(path: try #require(jsonFiles(in: dir.file("rack-1")).first))
 
-    // A page's blocking reads run on a thread of their own, never on the
-    // test's cooperative pool (two threads here), which other suites share.
-    let found = await Self.offThePool { () -> String? in
-      let deadline = Date().addingTimeInterval(20)
-      while Date() < deadline {
-        guard let page = try? TCPTestClient.webSocket(port: web, path: "/room/events") else {
-          Thread.sleep(forTimeInterval: 0.2)
-          continue
-        }
-        while let text = try? page.textMessage() {
-          let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-          if o?["rack"] as? String == "rack-1", o?["online"] as? Bool == false { return text }
-        }
-      }
-      return nil
+    let found = await Self.roomEvent(port: web) { o in
+      o["rack"] as? String == "rack-1" && o["online"] as? Bool == false
     }
     let arrived = found != nil
     let object = found.flatMap {

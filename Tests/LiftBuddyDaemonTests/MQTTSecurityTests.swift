@@ -302,20 +302,10 @@ struct MQTTSecurityTests {
         "--rack", "r6", "--mqtt-username", "r6", "--mqtt-password-file", dir.file("pw"),
       ], in: dir, name: "rack")
     await rack.expectExit(within: 30)
-    let seen = await CoachViewTests.offThePool { () -> Bool in
-      let deadline = Date().addingTimeInterval(20)
-      while Date() < deadline {
-        guard let page = try? TCPTestClient.webSocket(port: web, path: "/room/events") else {
-          Thread.sleep(forTimeInterval: 0.2)
-          continue
-        }
-        while let text = try? page.textMessage() {
-          let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-          if o?["rack"] as? String == "r6", o?["reps"] as? Int == 3 { return true }
-        }
-      }
-      return false
-    }
+    let seen =
+      await CoachViewTests.roomEvent(port: web) { o in
+        o["rack"] as? String == "r6" && o["reps"] as? Int == 3
+      } != nil
     #expect(seen, "\(right.stderr)")
     for child in [wrong, right] { child.signal(SIGTERM) }
     await right.expectExit(within: 10)
