@@ -257,8 +257,8 @@ public struct Analyzer: Sendable {
       case .topLeft(let rise):
         consider(rise, stood: false, into: &events)
         sets.markLeftTop(at: now)
-      case .bottom(let bottom, let rising):
-        checkReturn(to: bottom, leaving: rising, into: &events)
+      case .bottom(let bottom, let rising, let from):
+        checkReturn(to: bottom, leaving: rising, from: from, into: &events)
       }
     }
     turnScratch = found
@@ -344,7 +344,10 @@ public struct Analyzer: Sendable {
       cameDownFromCountedTop: fromCountedTop)
     {
       count(measured, ends: ends, rise: rise, into: &events)
-    } else if RepRules.mayStartSet(exercise: session.exercise, cameDownFirst: fromStand) {
+    } else if RepRules.mayStartSet(
+      exercise: session.exercise, cameDownFromStand: fromStand,
+      stoodAtBottom: RepRules.stoodAtBottom(heights, startS: rep.concentricStartS))
+    {
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
         cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
@@ -358,11 +361,14 @@ public struct Analyzer: Sendable {
   /// the knees or the shoulders, proves nothing), unless it may still be a
   /// round trip the other way.
   private mutating func checkReturn(
-    to bottom: TimedHeight, leaving: Bool, into events: inout [AnalyzerEvent]
+    to bottom: TimedHeight, leaving: Bool, from: TimedHeight?,
+    into events: inout [AnalyzerEvent]
   ) {
     guard let p = sets.provisional, bottom.t > p.analysis.report.concentricEndS else { return }
     let held = (p.leftTopT ?? bottom.t) - p.analysis.report.concentricEndS
-    if RepRules.cameBackDown(p.ends, to: bottom.cm, stoodAtTop: p.stoodAtTop, heldTopS: held) {
+    if RepRules.cameBackDown(
+      p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held)
+    {
       countedRiseValleyT = p.riseValleyT
       sets.confirm(into: &events)
       afterCount(topT: p.analysis.report.concentricEndS)

@@ -236,4 +236,66 @@ import Testing
       #expect(e.compactMap(provisional).count == e.compactMap(withdrawn).count)
     }
   }
+
+  @Test func aHangCleanPutDownInStagesIsNoSet() {
+    // Picked up from the floor (45 cm) to the hips (82), held there, a
+    // dip of 11 cm and an explosive drive to the shoulders (146), held 2 s,
+    // lowered to the hips, 0.6 s there, to the floor. The clean rose out
+    // of a dip with no rest before it: no press starts that way, and its
+    // descent through its own bottom (the hips) is no return to it.
+    let phases: [Phase] = [
+      .init(duration: 0.8, deltaCm: 37), .init(duration: 1.3, deltaCm: 0),
+      .init(duration: 0.3, deltaCm: -11), .init(duration: 0.4, deltaCm: 75),
+      .init(duration: 2.0, deltaCm: 0), .init(duration: 0.5, deltaCm: -64),
+      .init(duration: 0.6, deltaCm: 0), .init(duration: 0.6, deltaCm: -37),
+      .init(duration: 20, deltaCm: 0),
+    ]
+    let lift = SyntheticLift(startCm: 45, leadIn: 2, phases: phases)
+    for exercise in [Exercise.overheadPress, nil] {
+      let e = events(lift, exercise)
+      #expect(e.reps.isEmpty, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.reports.isEmpty, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.compactMap(provisional).count == e.compactMap(withdrawn).count)
+    }
+  }
+
+  @Test func aPressFromTheShouldersAfterAStandStillStartsItsSet() {
+    // The counterpart: the same bar cleaned, then held still at the
+    // shoulders for 1 s (long enough for the turn finder to end the clean
+    // there, `TurnFinder.plateauS`) before a press and its return: one set
+    // of one rep, the press.
+    let phases: [Phase] = [
+      .init(duration: 0.4, deltaCm: 75), .init(duration: 1.0, deltaCm: 0),
+      .init(duration: 0.9, deltaCm: 55), .init(duration: 0.8, deltaCm: 0),
+      .init(duration: 1.0, deltaCm: -55), .init(duration: 20, deltaCm: 0),
+    ]
+    let lift = SyntheticLift(startCm: 71, leadIn: 2, phases: phases)
+    let e = events(lift, .overheadPress)
+    #expect(e.reports.count == 1)
+    #expect(e.reports.first?.reps.count == 1)
+    #expect(e.reps.first.map { abs($0.rep.romCm - 55) < 2 } == true)
+  }
+
+  @Test func aPickupIsNotProvedByAPutDownFromHigherUp() {
+    // Picked up to the hips (46 → 78), held 1.3 s; the readings of the
+    // dip and the clean to the shoulders are lost (a BLE stall); held at
+    // the shoulders, then put down to the floor. The bar came back to
+    // where the pick-up began, but from the shoulders, not from the
+    // pick-up's top: a round trip of the pick-up it was not.
+    let phases: [Phase] = [
+      .init(duration: 0.6, deltaCm: 32), .init(duration: 1.3, deltaCm: 0),
+      .init(duration: 0.3, deltaCm: -13), .init(duration: 0.4, deltaCm: 81),
+      .init(duration: 2.5, deltaCm: 0), .init(duration: 0.6, deltaCm: -68),
+      .init(duration: 0.6, deltaCm: 0), .init(duration: 0.6, deltaCm: -32),
+      .init(duration: 20, deltaCm: 0),
+    ]
+    let lift = SyntheticLift(startCm: 46, leadIn: 2, phases: phases)
+    let stall = (2.0 + 0.6 + 1.2)...(2.0 + 0.6 + 1.3 + 0.3 + 0.4 + 0.3)
+    let lines = lift.lines(rateHz: 20).filter { !stall.contains($0.t) }
+    for exercise in [Exercise.deadlift, .overheadPress, nil] {
+      let e = analyze(lines, session: SessionInfo(source: "test", exercise: exercise))
+      #expect(e.reps.isEmpty, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.reports.isEmpty, "\(exercise?.rawValue ?? "unknown")")
+    }
+  }
 }

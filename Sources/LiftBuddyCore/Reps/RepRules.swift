@@ -75,11 +75,15 @@ enum RepRules {
 
   /// The bar came back to the rise's bottom after a lockout: it stood at
   /// the top (a deadlift or press is shown locked out; the hump of a
-  /// handled clip never stands), no longer than `maxLockoutHoldS`.
-  static func cameBackDown(_ ends: Ends, to bottomCm: Double, stoodAtTop: Bool, heldTopS: Double)
-    -> Bool
-  {
-    sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm) && stoodAtTop
+  /// handled clip never stands), no longer than `maxLockoutHoldS`, and came
+  /// down from that top, not from somewhere higher (a bar picked up to the
+  /// hips, cleaned to the shoulders and put back on the floor went back to
+  /// where it rose from, but not from the lockout of that rise).
+  static func cameBackDown(
+    _ ends: Ends, to bottomCm: Double, fromCm: Double?, stoodAtTop: Bool, heldTopS: Double
+  ) -> Bool {
+    guard let fromCm, sameEnd(fromCm, ends.topCm, rangeCm: ends.rangeCm) else { return false }
+    return sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm) && stoodAtTop
       && heldTopS <= maxLockoutHoldS
   }
 
@@ -117,11 +121,53 @@ enum RepRules {
     stoodAtTop || (cameDownFirst && exercise?.isEccentricFirst != false)
   }
 
-  /// Whether a rise may be a set's first rep at all: an eccentric-first
-  /// lift's first rep comes down first, always.
-  static func mayStartSet(exercise: Exercise?, cameDownFirst: Bool) -> Bool {
-    exercise?.isEccentricFirst != true || cameDownFirst
+  /// Whether a rise may be a set's first rep at all. An eccentric-first
+  /// lift's first rep comes down first from a stand, always. A press's
+  /// first rep starts from rest at its bottom, for the same reason: the
+  /// lifter holds the bar in the front rack, sets the grip and braces
+  /// before the first press (`minStandBeforeSetS`); a bar driven up out of
+  /// a dip with no rest before it (a clean from the hang, a re-grip's dip
+  /// and drive, a swung clip) is no set's first rep. A deadlift's bottom
+  /// is the floor: nothing drives a bar up off it but a pull, and the bar
+  /// is rolled to the shins, jacked for plates and has its slack pulled
+  /// right up to the first rep, so no stand is asked of it.
+  static func mayStartSet(exercise: Exercise?, cameDownFromStand: Bool, stoodAtBottom: Bool)
+    -> Bool
+  {
+    if cameDownFromStand { return true }
+    switch exercise {
+    case .squat, .benchPress: return false
+    case .deadlift: return true
+    case .overheadPress, nil: return stoodAtBottom
+    }
   }
+
+  /// Whether the bar rested (stayed within `sameEndMinCm`) for the
+  /// `minStandBeforeSetS` before `startS`. A reading in five may stray (the
+  /// sonar's noise); a gap in the readings proves nothing either way.
+  /// Judged on the readings, not on the rise's valley: a rise split where
+  /// the bar was parked (on the hooks) starts its count from the park, a
+  /// few centimetres below where the lifter then stood with it.
+  static func stoodAtBottom<C: BidirectionalCollection<TimedHeight>>(_ samples: C, startS: Double)
+    -> Bool
+  {
+    var window: [Double] = []
+    for s in samples.reversed() {
+      if s.t > startS { continue }
+      if s.t < startS - minStandBeforeSetS { break }
+      window.append(s.cm)
+    }
+    guard window.count >= minReadingsToJudgeStand else { return true }
+    window.sort()
+    let strays = window.count / strayShare
+    let low = window[strays / 2]
+    let high = window[window.count - 1 - (strays - strays / 2)]
+    return high - low <= sameEndMinCm
+  }
+  /// At least this many readings to judge a stand (three at 15 Hz in 0.2 s).
+  static let minReadingsToJudgeStand = 3
+  /// One reading in this many may stray from the stand.
+  static let strayShare = 5
 
   /// Whether an unconfirmed first rep that did not come back down may still
   /// be one: only if it came down first and the lift may start that way.

@@ -53,8 +53,9 @@ struct TurnFinder: Sendable {
     case topLeft(Rise)
     /// The bar, coming down (or resting part-way up), has stopped at
     /// `bottom`: it rose from there by the hysteresis (`rising`) or has
-    /// stayed there for `stillS`.
-    case bottom(TimedHeight, rising: Bool)
+    /// stayed there for `stillS`. `from` is the top the descent left (nil
+    /// for a park part-way up a rise).
+    case bottom(TimedHeight, rising: Bool, from: TimedHeight?)
   }
 
   private enum Direction { case unknown, rising, falling }
@@ -134,7 +135,7 @@ struct TurnFinder: Sendable {
           Rise(
             valley: bottom, peak: park, previousPeak: peakBeforeValley,
             arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
-      emit(.bottom(park, rising: true))
+      emit(.bottom(park, rising: true, from: nil))
       lastPeak = park
       peakBeforeValley = park
       lastPeakStoodS = p.t - park.t
@@ -212,13 +213,13 @@ struct TurnFinder: Sendable {
       valley = low
       arrivedAtValleyT = arrivedAtBottomT
       lastTurnT = low.t
-      if !bottomHeld { emit(.bottom(low, rising: true)) }
+      if !bottomHeld { emit(.bottom(low, rising: true, from: lastPeak)) }
       startRising(at: p)
       return
     }
     if !bottomHeld, p.t - extremumSettledAt >= Self.stillS {
       bottomHeld = true
-      emit(.bottom(low, rising: false))
+      emit(.bottom(low, rising: false, from: lastPeak))
     }
   }
 
