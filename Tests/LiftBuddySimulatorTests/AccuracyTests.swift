@@ -134,4 +134,23 @@ struct AccuracyTests {
       #expect(reports.isEmpty, "\(file.lastPathComponent)")
     }
   }
+
+  /// A peak velocity is never below the mean velocity of the same phase.
+  /// Warm-up seed 15 has a fast squat whose drive is mostly garbage
+  /// readings: the local cubic for its peak held too few of them and read
+  /// 0.20 m/s against a mean of 1.35 until the reported peak was bounded.
+  @Test("No rep reports a peak velocity below its mean velocity")
+  func peakIsNeverBelowMean() {
+    for seed in [UInt64(15), 3, 34] {
+      let stream = Simulator.run(Scenario.warmUp.request(seed: seed))
+      let outcome = TimedAnalysis.run(stream.bytes, sourceName: "warm-up-\(seed)")
+      let reps = outcome.reports.flatMap(\.reps)
+      #expect(!reps.isEmpty)
+      for rep in reps {
+        #expect(
+          rep.peakVelocityMps >= rep.meanVelocityMps,
+          "seed \(seed) rep \(rep.index) at \(rep.concentricStartS) s")
+      }
+    }
+  }
 }

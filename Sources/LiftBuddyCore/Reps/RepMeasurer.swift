@@ -270,8 +270,9 @@ struct RepMeasurer: Sendable {
       concentricEndS: ReportRounding.seconds(end),
       romCm: ReportRounding.centimetres(rom * 100),
       meanVelocityMps: ReportRounding.metresPerSecond(mean),
-      peakVelocityMps: ReportRounding.metresPerSecond(
-        peakFromCubic ? cubicPeakVelocity(samples, from: searchFrom, to: searchTo) ?? vPeak : vPeak),
+      peakVelocityMps: ReportRounding.metresPerSecond(reportedPeak(quadratic: vPeak, mean: mean) {
+        cubicPeakVelocity(samples, from: searchFrom, to: searchTo)
+      }),
       meanPropulsiveVelocityMps: ReportRounding.metresPerSecond(meanPropulsive),
       timeToPeakVelocityS: ReportRounding.seconds(max(k[peakIndex].t - start, 0)),
       peakAccelerationMps2: ReportRounding.metresPerSecondSquared(peakAcceleration),
@@ -381,6 +382,16 @@ struct RepMeasurer: Sendable {
       if best == nil || k[i].velocity > k[best!].velocity { best = i }
     }
     return best
+  }
+
+  /// The peak velocity to report. No velocity curve peaks below its own
+  /// mean: a cubic that reads lower held too few readings across the peak
+  /// (a burst of garbage there), and the quadratic's stands; should that
+  /// too fall short (the concentric ends were refitted on the readings,
+  /// the quadratic on a window), the mean is the least the peak was.
+  private func reportedPeak(quadratic: Double, mean: Double, cubic: () -> Double?) -> Double {
+    let fromCubic = peakFromCubic ? cubic().flatMap { $0 >= mean ? $0 : nil } : nil
+    return max(fromCubic ?? quadratic, mean)
   }
 
   /// The highest upward velocity between `from` and `to`, from the wider fit.
