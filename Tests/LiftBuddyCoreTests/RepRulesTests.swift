@@ -298,4 +298,23 @@ import Testing
       #expect(e.reports.isEmpty, "\(exercise?.rawValue ?? "unknown")")
     }
   }
+
+  @Test func aPushPressSetLosesAtMostItsFirstRep() {
+    // What the stand at the bottom costs: push presses dip 10 cm at the
+    // shoulders and drive, every rep, with no rest before the drive. The
+    // first rise is no set's first rep; the second came down from a
+    // lockout the bar stood at, so it starts the set, and the rest follow.
+    var phases: [Phase] = [.init(duration: 3.0, deltaCm: 0)]
+    for _ in 0..<4 {
+      phases += [.init(duration: 0.3, deltaCm: -10), .init(duration: 0.7, deltaCm: 65)]
+      phases += [.init(duration: 0.8, deltaCm: 0), .init(duration: 0.9, deltaCm: -55)]
+      phases += [.init(duration: 0.6, deltaCm: 0)]
+    }
+    let lift = SyntheticLift(startCm: 140, leadIn: 2, phases: phases)
+    for exercise in [Exercise.overheadPress, nil] {
+      let e = events(lift, exercise)
+      #expect(e.reports.count == 1, "\(exercise?.rawValue ?? "unknown")")
+      #expect(e.reports.first?.reps.count == 3, "\(exercise?.rawValue ?? "unknown")")
+    }
+  }
 }
