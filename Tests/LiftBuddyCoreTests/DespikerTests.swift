@@ -128,4 +128,34 @@ import Testing
     #expect(r.kept.allSatisfy { $0.cm >= 145 }, "\(r.kept.map(\.cm))")
     #expect(r.kept.suffix(5).map(\.cm) == [193, 197, 200, 202, 203])
   }
+
+  @Test func aStuckEchoUnderABarOnTheHooksIsRemoved() {
+    // As in a rack session while plates are loaded: the bar rests on the
+    // hooks (136 ± 1 cm); the sonar reads 90.4 eleven times in a row
+    // (0.55 s at 20 Hz: an echo off a plate held under it), then the bar
+    // again. No bar gets from 136 to 90 in one reading, and one that did
+    // would not read one value all the way: none of the 90s is passed on.
+    var v = (0..<40).map { 136 + Double($0 % 3) - 1 }
+    for i in 20..<31 { v[i] = 90.4 }
+    let r = run(v)
+    #expect(r.kept.allSatisfy { abs($0.cm - 136) <= 1 }, "\(r.kept.map(\.cm))")
+    #expect(r.removed == 11)
+  }
+
+  @Test func aBarThatReallyStopsAtAnotherHeightIsFollowed() {
+    // The counterpart: the readings are lost for 0.6 s while the bar is
+    // lowered 46 cm (a 0.77 m/s descent, well within reach), and it then
+    // rests there reading one value: that is the bar, and it is followed.
+    var v = (0..<20).map { 136 + Double($0 % 3) - 1 }
+    var times = (0..<20).map { Double($0) / 20 }
+    for i in 0..<20 {
+      v.append(90)
+      times.append(1.55 + Double(i) / 20)
+    }
+    var d = Despiker()
+    var kept: [TimedHeight] = []
+    for (t, cm) in zip(times, v) { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
+    d.flush { kept.append($0) }
+    #expect(kept.filter { $0.cm == 90 }.count >= 15, "\(kept.map(\.cm))")
+  }
 }

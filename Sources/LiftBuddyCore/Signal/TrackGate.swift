@@ -71,6 +71,10 @@ struct TrackGate: Sendable {
   /// The track's speed when it last accepted a reading, and when.
   private var trackSpeed = 0.0
   private var lastAcceptedT = -Double.infinity
+  /// The newest accepted reading, kept when a stale track is forgotten.
+  private var lastAccepted: TimedHeight? = nil
+  /// The value the latest readings repeat, and where that run began.
+  private var run: TimedHeight? = nil
 
   init() {
     track.reserveCapacity(Self.trackReadings + 1)
@@ -79,6 +83,11 @@ struct TrackGate: Sendable {
   }
 
   mutating func push(_ s: TimedHeight, emit: (TimedHeight) -> Void) {
+    if run?.cm != s.cm { run = s }
+    if stuckRepeat(s) {
+      removed += 1
+      return
+    }
     if let newest = track.last, s.t - newest.t > Self.staleS {
       track.removeAll(keepingCapacity: true)
       offTrack.removeAll(keepingCapacity: true)
@@ -155,7 +164,23 @@ struct TrackGate: Sendable {
       trackSpeed = s.t > a.t ? (s.cm - a.cm) / (s.t - a.t) : 0
     }
     lastAcceptedT = s.t
+    lastAccepted = s
     emit(s)
+  }
+
+  /// A repeat of one value whose run began, off the track, farther from
+  /// the last accepted reading than the fastest bar (`maxSpeedCmPerS`)
+  /// goes in the time between: an HC-SR04 stuck on an echo (a plate or a
+  /// hand held under it while the bar rests on the hooks), not a bar. A
+  /// bar that moved there while its readings were lost arrives along a
+  /// path, and its readings are not one value. Dropped without a word to
+  /// the re-anchoring or a new track, up to `maxStuckS` after the last
+  /// accepted reading (a bar that really stopped there stays longer).
+  private func stuckRepeat(_ s: TimedHeight) -> Bool {
+    guard let run, let last = lastAccepted, run.t > last.t, s.t > run.t,
+      s.t - last.t < Self.maxStuckS
+    else { return false }
+    return abs(run.cm - last.cm) > Self.marginCm + Self.maxSpeedCmPerS * (run.t - last.t)
   }
 
   /// Readings that all repeat one value, soon after the track was moving:
