@@ -270,9 +270,10 @@ struct RepMeasurer: Sendable {
       concentricEndS: ReportRounding.seconds(end),
       romCm: ReportRounding.centimetres(rom * 100),
       meanVelocityMps: ReportRounding.metresPerSecond(mean),
-      peakVelocityMps: ReportRounding.metresPerSecond(reportedPeak(quadratic: vPeak, mean: mean) {
-        cubicPeakVelocity(samples, from: searchFrom, to: searchTo)
-      }),
+      peakVelocityMps: ReportRounding.metresPerSecond(
+        reportedPeak(quadratic: vPeak, mean: mean) {
+          cubicPeakVelocity(samples, from: searchFrom, to: searchTo)
+        }),
       meanPropulsiveVelocityMps: ReportRounding.metresPerSecond(meanPropulsive),
       timeToPeakVelocityS: ReportRounding.seconds(max(k[peakIndex].t - start, 0)),
       peakAccelerationMps2: ReportRounding.metresPerSecondSquared(peakAcceleration),

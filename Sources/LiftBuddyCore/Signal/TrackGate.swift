@@ -68,11 +68,12 @@ struct TrackGate: Sendable {
   private var bootstrap: [TimedHeight] = []  // ≤ bootstrapReadings
   private var offTrack: [TimedHeight] = []  // consecutive rejected readings
   private(set) var removed = 0
-  /// The track's speed when it last accepted a reading, and when.
+  /// The track's speed when it last accepted a reading.
   private var trackSpeed = 0.0
-  private var lastAcceptedT = -Double.infinity
-  /// The newest accepted reading, kept when a stale track is forgotten.
+  /// The newest accepted reading (when and where), kept when a stale track
+  /// is forgotten.
   private var lastAccepted: TimedHeight? = nil
+  private var lastAcceptedT: Double { lastAccepted?.t ?? -.infinity }
   /// The value the latest readings repeat, and where that run began.
   private var run: TimedHeight? = nil
 
@@ -163,7 +164,6 @@ struct TrackGate: Sendable {
       let a = track[0]
       trackSpeed = s.t > a.t ? (s.cm - a.cm) / (s.t - a.t) : 0
     }
-    lastAcceptedT = s.t
     lastAccepted = s
     emit(s)
   }
