@@ -112,15 +112,24 @@ struct RepMeasurer: Sendable {
     samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, minRiseCm: Double,
     maxRomCm: Double, attitude: AttitudeLog
   ) -> Measured? {
-    guard let m = measureScaled(samples: samples, rise: rise, index: index, attitude: attitude)
-    else { return nil }
-    let rep = m.analysis.report
-    let duration = rep.concentricEndS - rep.concentricStartS
-    guard duration >= Self.minConcentricS, duration <= Self.maxConcentricS,
-      rep.meanVelocityMps <= Self.maxMeanVelocityMps,
-      rep.romCm >= minRiseCm * Self.minRomShareOfRise, rep.romCm <= maxRomCm
-    else { return nil }
-    return m
+    // Without a stuck sonar's repeats (`StuckReadings`). Should they have
+    // hidden so much of the rise that too little is left to fit, the
+    // straight path across them still bounds it: a rep is not lost to them.
+    let cleaned = StuckReadings.removed(from: samples)
+    let gated = { (samples: [TimedHeight]) -> Measured? in
+      guard let m = measureScaled(samples: samples, rise: rise, index: index, attitude: attitude)
+      else { return nil }
+      let rep = m.analysis.report
+      let duration = rep.concentricEndS - rep.concentricStartS
+      guard duration >= Self.minConcentricS, duration <= Self.maxConcentricS,
+        rep.meanVelocityMps <= Self.maxMeanVelocityMps,
+        rep.romCm >= minRiseCm * Self.minRomShareOfRise, rep.romCm <= maxRomCm
+      else { return nil }
+      return m
+    }
+    return gated(cleaned)
+      ?? (cleaned.count < samples.count
+        ? gated(StuckReadings.removed(from: samples, bridged: true)) : nil)
   }
 
   private func measureScaled(
@@ -464,7 +473,10 @@ struct RepMeasurer: Sendable {
     {
       i += 1
     }
-    guard i < inside.count - 1 else { return nil }
+    // A first "burst" slower than the dip a sticking point needs is the
+    // bar still leaving the bottom, not a burst (at 1e-18 m/s, a noise
+    // wiggle, it made a dip of 5e17 %).
+    guard i < inside.count - 1, inside[i].velocity >= Self.stickingDipMps else { return nil }
     let firstPeak = inside[i].velocity
     // Lowest point after it, then a recovery.
     var dip = i
@@ -481,7 +493,8 @@ struct RepMeasurer: Sendable {
       }
     }
     guard recovered else { return nil }
-    return (inside[dip].t, (firstPeak - inside[dip].velocity) / firstPeak)
+    // A stall that sinks back is a dip of all of the burst, not more.
+    return (inside[dip].t, min((firstPeak - inside[dip].velocity) / firstPeak, 1))
   }
 
   private func velocity(_ k: [Kinematics], at t: Double) -> Double {

@@ -76,6 +76,30 @@ struct TrackGate: Sendable {
   private var lastAcceptedT: Double { lastAccepted?.t ?? -.infinity }
   /// The value the latest readings repeat, and where that run began.
   private var run: TimedHeight? = nil
+  /// Likewise for the accepted readings, with the track's speed when the
+  /// run began.
+  private var acceptedRun: (start: TimedHeight, speed: Double)? = nil
+
+  /// Where the bar was last seen when the whole track is one value
+  /// repeated (`StuckReadings.minRun` readings or more): the run's first
+  /// reading. A sonar that missed its echoes repeats its last value while
+  /// the bar moves on, so the repeats say nothing about where the bar
+  /// went; the next real reading may be as far from them as the bar could
+  /// go since the run began (a squat's bottom, 20 cm below a run that
+  /// froze on the way down, was dropped as out of reach and the rep
+  /// measured from halfway up). One that far is held, not accepted: the
+  /// reading after it must carry on from it. Only a run that began while
+  /// the track moved (`stuckSpeedCmPerS`) or has lasted less than
+  /// `maxStuckS`: a bar at rest on a whole-cm clip repeats one value for
+  /// as long as it rests, and after that long a reading far off is a hand
+  /// or a plate under the sonar.
+  private var stuckSince: TimedHeight? {
+    guard let run = acceptedRun,
+      abs(run.speed) > Self.stuckSpeedCmPerS || lastAcceptedT - run.start.t < Self.maxStuckS,
+      track.count >= StuckReadings.minRun, track.allSatisfy({ $0.cm == run.start.cm })
+    else { return nil }
+    return run.start
+  }
 
   init() {
     track.reserveCapacity(Self.trackReadings + 1)
@@ -108,7 +132,7 @@ struct TrackGate: Sendable {
       // The held reading stays if this one carries on from it, at the
       // speed the bar must have had to get there, rather than from the
       // track without it.
-      let last = track[track.count - 1]
+      let last = stuckSince ?? track[track.count - 1]
       let speed = h.t > last.t ? (h.cm - last.cm) / (h.t - last.t) : 0
       let onward = h.cm + speed * (s.t - h.t)
       let dt = s.t - h.t
@@ -123,7 +147,8 @@ struct TrackGate: Sendable {
         reject(h)
       }
     }
-    let p = Self.prediction(track, at: s.t)
+    var p = Self.prediction(track, at: s.t)
+    if let since = stuckSince { p.ahead = s.t - since.t }
     let deviation = abs(s.cm - p.cm)
     if deviation
       <= Self.gate(p, Self.typicalAccelerationCmPerS2, s.t, atMostPeriods: Self.promptPeriods)
@@ -165,6 +190,7 @@ struct TrackGate: Sendable {
       trackSpeed = s.t > a.t ? (s.cm - a.cm) / (s.t - a.t) : 0
     }
     lastAccepted = s
+    if acceptedRun?.start.cm != s.cm { acceptedRun = (s, trackSpeed) }
     emit(s)
   }
 
