@@ -20,6 +20,11 @@ struct RepMeasurer: Sendable {
   /// Whether the peak velocity is read from a local cubic (the fastest
   /// reps: see `cubicPeakWindowS`).
   var peakFromCubic = false
+  /// Whether the end fits search near the velocity's turnarounds only
+  /// (`TurnaroundFit`): the fallback when a fit over the whole window is
+  /// thrown off (garbage that survived the despiker next to a gap put a
+  /// deadlift's start 0.5 s late, and the rep, at 4 m/s, was gated out).
+  var endsNearGuess = false
 
   /// Standard gravity: the propulsive phase ends where the bar decelerates
   /// faster than free fall (Sánchez-Medina, Pérez & González-Badillo 2010,
@@ -115,9 +120,15 @@ struct RepMeasurer: Sendable {
     // Without a stuck sonar's repeats (`StuckReadings`). Should they have
     // hidden so much of the rise that too little is left to fit, the
     // straight path across them still bounds it: a rep is not lost to them.
+    // Likewise a rep whose ends, fitted over their whole windows, fail the
+    // gates is measured again with the ends near the velocity's turnarounds.
     let cleaned = StuckReadings.removed(from: samples)
-    let gated = { (samples: [TimedHeight]) -> Measured? in
-      guard let m = measureScaled(samples: samples, rise: rise, index: index, attitude: attitude)
+    let gated = { (samples: [TimedHeight], nearGuess: Bool) -> Measured? in
+      var measurer = self
+      measurer.endsNearGuess = nearGuess
+      guard
+        let m = measurer.measureScaled(
+          samples: samples, rise: rise, index: index, attitude: attitude)
       else { return nil }
       let rep = m.analysis.report
       let duration = rep.concentricEndS - rep.concentricStartS
@@ -127,9 +138,16 @@ struct RepMeasurer: Sendable {
       else { return nil }
       return m
     }
-    return gated(cleaned)
-      ?? (cleaned.count < samples.count
-        ? gated(StuckReadings.removed(from: samples, bridged: true)) : nil)
+    var attempts = [cleaned]
+    if cleaned.count < samples.count {
+      attempts.append(StuckReadings.removed(from: samples, bridged: true))
+    }
+    for nearGuess in [false, true] {
+      for readings in attempts {
+        if let m = gated(readings, nearGuess) { return m }
+      }
+    }
+    return nil
   }
 
   private func measureScaled(
@@ -141,7 +159,8 @@ struct RepMeasurer: Sendable {
       let fitted = max(Self.minWindowS, Self.windowShareOfRise * riseS)
       if fitted < windowS {
         return RepMeasurer(
-          smoother: smoother, windowS: fitted, peakFromCubic: fitted <= Self.minWindowS
+          smoother: smoother, windowS: fitted, peakFromCubic: fitted <= Self.minWindowS,
+          endsNearGuess: endsNearGuess
         ).measureFixed(samples: samples, rise: rise, index: index, attitude: attitude)
       }
     }
@@ -227,7 +246,8 @@ struct RepMeasurer: Sendable {
     let share = Self.fitRampShare * (top - bottom) * 100
     if let reach = samples.first(where: { $0.t > start && $0.cm >= bottom * 100 + share })?.t,
       let fit = TurnaroundFit.fit(
-        samples, in: (start - Self.fitRestS)...reach, guess: start, bottom: true),
+        samples, in: (start - Self.fitRestS)...reach, guess: endsNearGuess ? start : nil,
+        bottom: true),
       fit.t < end
     {
       start = fit.t
@@ -235,7 +255,8 @@ struct RepMeasurer: Sendable {
     }
     if let leave = samples.last(where: { $0.t < end && $0.cm <= top * 100 - share })?.t,
       let fit = TurnaroundFit.fit(
-        samples, in: leave...(end + Self.fitRestS), guess: end, bottom: false),
+        samples, in: leave...(end + Self.fitRestS), guess: endsNearGuess ? end : nil,
+        bottom: false),
       fit.t > start
     {
       end = fit.t

@@ -89,13 +89,13 @@ struct TrackGate: Sendable {
   /// froze on the way down, was dropped as out of reach and the rep
   /// measured from halfway up). One that far is held, not accepted: the
   /// reading after it must carry on from it. Only a run that began while
-  /// the track moved (`stuckSpeedCmPerS`) or has lasted less than
+  /// the track moved (`stuckSpeedCmPerS`) and has lasted less than
   /// `maxStuckS`: a bar at rest on a whole-cm clip repeats one value for
-  /// as long as it rests, and after that long a reading far off is a hand
-  /// or a plate under the sonar.
+  /// as long as it rests, and a reading far off it is a hand or a plate
+  /// under the sonar (as on a real recording), not the bar.
   private var stuckSince: TimedHeight? {
     guard let run = acceptedRun,
-      abs(run.speed) > Self.stuckSpeedCmPerS || lastAcceptedT - run.start.t < Self.maxStuckS,
+      abs(run.speed) > Self.stuckSpeedCmPerS, lastAcceptedT - run.start.t < Self.maxStuckS,
       track.count >= StuckReadings.minRun, track.allSatisfy({ $0.cm == run.start.cm })
     else { return nil }
     return run.start
