@@ -71,6 +71,26 @@ import Testing
     #expect(d.removed == 1)
   }
 
+  @Test func legEchoesAfterAShortRestOnOneValueStillGo() {
+    // As in a clean from the hang on a whole-cm clip: the bar rests at
+    // 72–73 cm, then reads 72 for 0.45 s (a short run, but begun at rest),
+    // then the thighs under the sonar read 57 and 56 before the bar is
+    // seen again. No bar leaves rest 15 cm in one reading: the repeats
+    // are the bar, the 57 and 56 are not.
+    var v: [Double] = (0..<20).map { $0 % 2 == 0 ? 72 : 73 }
+    v += [Double](repeating: 72, count: 9)
+    v += [57, 56]
+    v += [Double](repeating: 72, count: 10)
+    var d = Despiker()
+    var kept: [Double] = []
+    for (i, cm) in v.enumerated() {
+      d.push(TimedHeight(t: Double(i) / 20, cm: cm)) { kept.append($0.cm) }
+    }
+    d.flush { kept.append($0.cm) }
+    #expect(kept.allSatisfy { $0 >= 72 }, "\(kept)")
+    #expect(d.removed == 2)
+  }
+
   @Test func repsTheSonarFrozeOnAreMeasuredAcrossTheRun() {
     // Squats on a whole-centimetre clip; on every rep the sonar repeats the
     // bottom's value for the first 0.4 s of the drive (the bar rises 27 of

@@ -286,7 +286,7 @@ struct RepMeasurer: Sendable {
     let driveT = start + Self.bottomDriveShare * duration
     let quarterVelocity = velocity(k, at: driveT)
 
-    let sticking = stickingPoint(k, from: start, to: end)
+    let sticking = Self.stickingPoint(k, from: start, to: end)
     let stickingCm = sticking.map { (position(samples, at: $0.t) - bottom) * 100 }
 
     let eccentricStart = eccentricStart(k, rise: rise, before: start)
@@ -482,7 +482,7 @@ struct RepMeasurer: Sendable {
     return t
   }
 
-  private func stickingPoint(_ k: [Kinematics], from start: Double, to end: Double)
+  static func stickingPoint(_ k: [Kinematics], from start: Double, to end: Double)
     -> (t: Double, fraction: Double)?
   {
     let inside = k.filter { $0.t > start && $0.t < end }
