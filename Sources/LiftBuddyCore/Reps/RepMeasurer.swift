@@ -44,6 +44,10 @@ struct RepMeasurer: Sendable {
   /// 0.35–0.4).
   static let fitRampShare = 0.4
   static let fitRestS = 0.3
+  /// A ramp whose first reading past `fitRampShare` is beyond twice that
+  /// was not seen (the readings were lost across it): the end fit then
+  /// stays near the velocity's turnaround.
+  static let unseenRampShares = 2.0
   /// Below this share of the peak velocity the bar counts as stopped.
   static let stillShare = 0.01
   /// Peak velocity is the maximum of a curve: noise pushes a maximum up
@@ -244,18 +248,22 @@ struct RepMeasurer: Sendable {
     var top = position(samples, at: end)
     // Both ends again, from the readings of their ramps (TurnaroundFit).
     let share = Self.fitRampShare * (top - bottom) * 100
-    if let reach = samples.first(where: { $0.t > start && $0.cm >= bottom * 100 + share })?.t,
+    if let reach = samples.first(where: { $0.t > start && $0.cm >= bottom * 100 + share }),
       let fit = TurnaroundFit.fit(
-        samples, in: (start - Self.fitRestS)...reach, guess: endsNearGuess ? start : nil,
+        samples, in: (start - Self.fitRestS)...reach.t,
+        guess: endsNearGuess || reach.cm > bottom * 100 + Self.unseenRampShares * share
+          ? start : nil,
         bottom: true),
       fit.t < end
     {
       start = fit.t
       bottom = fit.cm / 100
     }
-    if let leave = samples.last(where: { $0.t < end && $0.cm <= top * 100 - share })?.t,
+    if let leave = samples.last(where: { $0.t < end && $0.cm <= top * 100 - share }),
       let fit = TurnaroundFit.fit(
-        samples, in: leave...(end + Self.fitRestS), guess: endsNearGuess ? end : nil,
+        samples, in: leave.t...(end + Self.fitRestS),
+        guess: endsNearGuess || leave.cm < top * 100 - Self.unseenRampShares * share
+          ? end : nil,
         bottom: false),
       fit.t > start
     {
