@@ -16,13 +16,11 @@
 enum TurnaroundFit {
   /// The grid: every `stepS` across the window's readings, or ±`searchS`
   /// around a guess. 2 ms is a tenth of a 20 Hz period; ±0.12 s covers the
-  /// ramp method's worst misses. The whole window is the default: a guess
-  /// from a smoothed velocity is dragged across a gap in the readings (a
+  /// ramp method's worst misses. A fast rep's ends are searched over the
+  /// whole window (`RepMeasurer`): its guess, from a smoothed velocity,
+  /// is dragged by the window and across any gap in the readings (a
   /// lockout hidden by a stuck sonar was guessed 0.5 s late, out of reach
-  /// of ±0.12 s), and the readings place the turnaround better than the
-  /// guess anyway (tune seeds 1–40: mean-velocity MAE 0.037 → 0.036 m/s,
-  /// bias −0.006 → +0.001; reps above 1.1 m/s 0.074 → 0.064, 0.8–1.1 m/s
-  /// 0.051 → 0.047, below 0.5 m/s 0.024 → 0.025).
+  /// of ±0.12 s).
   static let searchS = 0.12
   static let stepS = 0.002
   /// Enough readings to fit three numbers with noise to spare.
