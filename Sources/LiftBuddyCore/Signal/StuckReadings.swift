@@ -15,8 +15,8 @@ enum StuckReadings {
   static let minRun = 3
 
   /// `samples` without the repeats (all but the first reading) of each run
-  /// of one value that ends in a jump no bar could make from rest, and
-  /// stays there for the next reading too: beyond
+  /// of one value that ends in a jump no bar could make from rest, the
+  /// next reading staying nearer the jump than the run: beyond
   /// the sonar's margin plus what the hardest acceleration
   /// (`TrackGate.maxAccelerationCmPerS2`) covers in the time to the next
   /// reading. The first reading of a run is the sonar's last good one.
@@ -29,10 +29,10 @@ enum StuckReadings {
     var start = 0
     for i in 1...samples.count {
       guard i == samples.count || samples[i].cm != samples[start].cm else { continue }
-      // The reading after the jump must be off as well: one reading off is
-      // a spike the despiker let through, and the run a resting bar.
+      // The reading after the jump must stay with it: one reading off is a
+      // spike the despiker let through, and the run a resting bar.
       if i - start >= minRun, i + 1 < samples.count, jumped(from: samples[i - 1], to: samples[i]),
-        jumped(from: samples[i - 1], to: samples[i + 1])
+        abs(samples[i + 1].cm - samples[i].cm) < abs(samples[i + 1].cm - samples[i - 1].cm)
       {
         stuck.append((start + 1)..<i)
       }
