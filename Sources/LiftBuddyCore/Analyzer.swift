@@ -329,6 +329,10 @@ public struct Analyzer: Sendable {
         sets.withdraw(.outsideSet, into: &events)
       }
     }
+    // No set starts with the clip in someone's hand.
+    guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg) else {
+      return
+    }
     let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown)
     // The top this descent began at is a counted rep's lockout, and the
     // lifter went on without a set's rest (the set was ended by command):

@@ -72,6 +72,22 @@ import Testing
     }
   }
 
+  /// A bar parked on the hooks (82 cm), and a dip of 25 cm and back below
+  /// it as the clip is clipped on: the shape of a bench press's first rep
+  /// from a stand. The clip turns in the hand (25°): no set. The same dip
+  /// with the clip tilted as a crooked but lifted bar is (12°) counts.
+  @Test func aDipWithTheClipInAHandStartsNoSet() {
+    let dip = SyntheticLift(
+      startCm: 82, leadIn: 5,
+      phases: [.init(duration: 0.35, deltaCm: -25), .init(duration: 0.35, deltaCm: 25)])
+    let bench = SessionInfo(source: "test", exercise: .benchPress)
+    for (tilt, sets) in [(25.0, 0), (12.0, 1)] {
+      let lines = dip.lines(rateHz: 20) { t in t >= 4.9 && t <= 5.8 ? tilt : 0.5 }
+      let reports = analyze(lines, session: bench).reports
+      #expect(reports.count == sets, "tilt \(tilt)°")
+    }
+  }
+
   @Test func deadliftStartsWithTheConcentric() {
     // Floor, pull, hold, lower; three times.
     var phases: [SyntheticLift.Phase] = []

@@ -169,6 +169,22 @@ enum RepRules {
   /// One reading in this many may stray from the stand.
   static let strayShare = 5
 
+  /// The most a clip on a lifted bar tilts, either way (its largest
+  /// |pitch| and |roll| over the concentric phase, `AttitudeLog`). The
+  /// sonar reads the bar's height only while it points at the floor, and
+  /// a loaded bar is never lifted that crooked: 20° along the bar puts its
+  /// end 38 cm below its middle (a 2.2 m bar), and about the bar's axis it
+  /// is a grip rolled a quarter of the way to the wrist's limit with the
+  /// sonar reading 6 % long (1 / cos 20°). A clip handled, clipped on or
+  /// swung in a hand turns 10–40°.
+  static let maxClipTiltDeg = 20.0
+  /// Whether a rise may be a set's first rep by its tilt: the clip stayed
+  /// within `maxClipTiltDeg` (or no `a:` lines came to say otherwise).
+  /// Asked of the first rep only: within a set, one lifter's rep is not
+  /// refused for what a burst of bad IMU lines did to its mean.
+  static func clipOnTheBar(pitchDeg: Double?, rollDeg: Double?) -> Bool {
+    (pitchDeg ?? 0) <= maxClipTiltDeg && (rollDeg ?? 0) <= maxClipTiltDeg
+  }
   /// Whether an unconfirmed first rep that did not come back down may still
   /// be one: only if it came down first and the lift may start that way.
   static func mayBeRoundTripWithoutReturn(exercise: Exercise?, cameDownFirst: Bool) -> Bool {
