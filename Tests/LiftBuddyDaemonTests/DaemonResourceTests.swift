@@ -49,8 +49,12 @@ extension DaemonProcessTests {
     let share =
       (after - before)
       / (Double(elapsed.components.seconds) + 1e-18 * Double(elapsed.components.attoseconds))
-    // Measured about 0.5 % (release) and 0.7 % (debug) of one core.
-    #expect(share < 0.03, "CPU \(share * 100) % of one core")
+    // A guard against a busy loop or per-line work gone quadratic (tens of
+    // percent), not a speed figure: that is `scripts/bench-idle.sh`'s
+    // (BENCHMARKS.md). This debug build measured 0.7 % of a core on an EPYC
+    // and 2.6–3.2 % on the shared Xeon of 2026-11-27, cc631b9 as much as
+    // its successor, which broke a 3 % bound here half the time.
+    #expect(share < 0.1, "CPU \(share * 100) % of one core")
     rig.daemon.signal(SIGTERM)
     await rig.daemon.expectExit(within: 10)
   }
