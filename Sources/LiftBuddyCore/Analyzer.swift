@@ -57,6 +57,7 @@ public struct Analyzer: Sendable {
   private var attitudeRate = RateLimit.attitude
   private var smoother: MovingAverage
   private var turns = TurnFinder()
+  private var noise = SonarNoise()
   private var turnScratch: [TurnFinder.Turn] = []
   /// The rise last measured (its valley's time and its top), so a top told
   /// again is measured again only if the bar went higher.
@@ -241,6 +242,11 @@ public struct Analyzer: Sendable {
     live.t = s.t
     live.heightCm = smoothed.cm
 
+    noise.push(s)
+    // The smoother averages the readings of its window: their noise falls
+    // by the square root of how many there are.
+    let perWindow = max(1, configuration.smoothingWindowS / clock.period)
+    turns.noiseCm = noise.sigmaCm / perWindow.squareRoot()
     var found = swapOutTurns()
     turns.push(smoothed) { found.append($0) }
     handle(found, now: s.t, into: &events)
@@ -272,7 +278,7 @@ public struct Analyzer: Sendable {
       return
     }
     if let last = measuredRise, last.valleyT == rise.valley.t,
-      rise.peak.cm <= last.topCm + TurnFinder.stillToleranceCm
+      rise.peak.cm <= last.topCm + turns.stillToleranceCm
     {
       return
     }
@@ -350,7 +356,8 @@ public struct Analyzer: Sendable {
       count(measured, ends: ends, rise: rise, into: &events)
     } else if RepRules.mayStartSet(
       exercise: session.exercise, cameDownFromStand: fromStand,
-      stoodAtBottom: RepRules.stoodAtBottom(heights, startS: rep.concentricStartS))
+      stoodAtBottom: RepRules.stoodAtBottom(
+        heights, startS: rep.concentricStartS, noiseCm: noise.sigmaCm))
     {
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,

@@ -96,7 +96,7 @@ import Testing
       return nil
     }
     #expect(!tops.isEmpty)
-    #expect(tops.allSatisfy { $0.peak.cm <= 140 + TurnFinder.stillToleranceCm }, "\(tops)")
+    #expect(tops.allSatisfy { $0.peak.cm <= 140 + TurnFinder.minStillToleranceCm }, "\(tops)")
   }
 
   @Test func turnFinderSplitsARiseWhereTheBarWasParked() {

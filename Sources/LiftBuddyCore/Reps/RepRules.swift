@@ -142,13 +142,16 @@ enum RepRules {
     }
   }
 
-  /// Whether the bar rested (stayed within `sameEndMinCm`) for the
+  /// Whether the bar rested (stayed within `sameEndMinCm`, or
+  /// `standSigmas` of the readings' noise if that is more) for the
   /// `minStandBeforeSetS` before `startS`. A reading in five may stray (the
   /// sonar's noise); a gap in the readings proves nothing either way.
   /// Judged on the readings, not on the rise's valley: a rise split where
   /// the bar was parked (on the hooks) starts its count from the park, a
   /// few centimetres below where the lifter then stood with it.
-  static func stoodAtBottom<C: BidirectionalCollection<TimedHeight>>(_ samples: C, startS: Double)
+  static func stoodAtBottom<C: BidirectionalCollection<TimedHeight>>(
+    _ samples: C, startS: Double, noiseCm: Double
+  )
     -> Bool
   {
     var window: [Double] = []
@@ -162,8 +165,12 @@ enum RepRules {
     let strays = window.count / strayShare
     let low = window[strays / 2]
     let high = window[window.count - 1 - (strays - strays / 2)]
-    return high - low <= sameEndMinCm
+    return high - low <= max(sameEndMinCm, standSigmas * noiseCm)
   }
+  /// The readings of a bar at rest, the fifth that strays left out, span
+  /// about ±1.3 σ of the sonar's noise (`SonarNoise`): 4 σ leaves margin
+  /// for a bar that settles as it is gripped.
+  static let standSigmas = 4.0
   /// At least this many readings to judge a stand (three at 15 Hz in 0.2 s).
   static let minReadingsToJudgeStand = 3
   /// One reading in this many may stray from the stand.

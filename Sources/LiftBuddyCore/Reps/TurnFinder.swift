@@ -8,9 +8,14 @@
 /// the turns before and after a rise.
 struct TurnFinder: Sendable {
   /// Direction changes smaller than this are noise. Three centimetres is
-  /// well above the smoothed sonar noise (σ ≈ 0.5 cm) and below the
-  /// smallest hitch that still matters.
-  static let hysteresisCm = 3.0
+  /// well above the smoothed sonar noise over a hard floor (σ ≈ 0.5 cm)
+  /// and below the smallest hitch that still matters.
+  static let minHysteresisCm = 3.0
+  /// A noisier sonar (a rubber mat, carpet: `SonarNoise`) needs more: the
+  /// smoothed height's noise wanders over about ±2.9 σ in the few hundred
+  /// independent windows of a rest between sets, so a hysteresis under
+  /// 6 σ turns on noise alone (and a rest full of turns never ends a set).
+  static let hysteresisSigmas = 6.0
   /// A top (or bottom) that has not moved by more than `stillToleranceCm`
   /// for this long is held: the lockout of a rep is told this soon after
   /// the bar stops, instead of when it starts down again. 0.15 s is three
@@ -19,7 +24,17 @@ struct TurnFinder: Sendable {
   /// 0.2 s count the same reps (98.0 / 97.9 % exact sets) and 0.15 s tells
   /// them 0.05 s sooner.
   static let stillS = 0.15
-  static let stillToleranceCm = 1.0
+  static let minStillToleranceCm = 1.0
+  /// Likewise: a held top's smoothed height strays by its noise, and a
+  /// tolerance under 2 σ is left by noise within `stillS`, so the top is
+  /// never held.
+  static let stillSigmas = 2.0
+
+  /// The smoothed height's noise deviation, in cm (`SonarNoise`, through
+  /// the smoothing window); 0 until measured.
+  var noiseCm = 0.0
+  var hysteresisCm: Double { max(Self.minHysteresisCm, Self.hysteresisSigmas * noiseCm) }
+  var stillToleranceCm: Double { max(Self.minStillToleranceCm, Self.stillSigmas * noiseCm) }
   /// The bar resting this long part-way up a rise (within the hysteresis)
   /// ended that rise there: a bar carried to the shoulders and pressed a
   /// second later is two moves, not one. A grinder's sticking point slows
@@ -96,11 +111,11 @@ struct TurnFinder: Sendable {
     case .unknown:
       if lowest == nil || p.cm < lowest!.cm { lowest = p }
       if highest == nil || p.cm > highest!.cm { highest = p }
-      if p.cm > lowest!.cm + Self.hysteresisCm {
+      if p.cm > lowest!.cm + hysteresisCm {
         valley = lowest
         arrivedAtValleyT = lowest!.t
         startRising(at: p)
-      } else if p.cm < highest!.cm - Self.hysteresisCm {
+      } else if p.cm < highest!.cm - hysteresisCm {
         lastPeak = highest
         lastPeakStoodS = .infinity  // where the stream found the bar, standing
         startFalling(at: p)
@@ -118,12 +133,12 @@ struct TurnFinder: Sendable {
     // centimetres more (the bar lifted onto the hooks, a shrug at lockout)
     // are another move, and only `plateauExitCm` starts a new rise.
     if p.cm > top.cm, parked == nil {
-      if p.cm > top.cm + Self.stillToleranceCm { extremumSettledAt = p.t }
+      if p.cm > top.cm + stillToleranceCm { extremumSettledAt = p.t }
       extremum = p
     }
     let peak = extremum!
-    if p.cm >= peak.cm - Self.hysteresisCm { nearPeakT = p.t }
-    if let start = plateauStart, abs(p.cm - start.cm) <= Self.hysteresisCm {
+    if p.cm >= peak.cm - hysteresisCm { nearPeakT = p.t }
+    if let start = plateauStart, abs(p.cm - start.cm) <= hysteresisCm {
       if parked == nil, p.t - start.t >= Self.plateauS { parked = start }
     } else {
       plateauStart = p
@@ -153,9 +168,9 @@ struct TurnFinder: Sendable {
       risePath.push(p)
       return
     }
-    if p.cm < peak.cm - Self.hysteresisCm {
+    if p.cm < peak.cm - hysteresisCm {
       lastPeak = peak
-      let arrived = risePath.lastTime(below: peak.cm - Self.hysteresisCm) ?? bottom.t
+      let arrived = risePath.lastTime(below: peak.cm - hysteresisCm) ?? bottom.t
       lastPeakStoodS = max(0, nearPeakT - arrived)
       lastTurnT = peak.t
       emit(
@@ -168,7 +183,7 @@ struct TurnFinder: Sendable {
     }
     risePath.push(p)
     if p.t - extremumSettledAt >= Self.stillS,
-      heldTop == nil || peak.cm > heldTop!.cm + Self.stillToleranceCm
+      heldTop == nil || peak.cm > heldTop!.cm + stillToleranceCm
     {
       heldTop = peak
       emit(
@@ -183,7 +198,7 @@ struct TurnFinder: Sendable {
   /// stream that stops at lockout).
   mutating func flush(emit: (Turn) -> Void) {
     guard direction == .rising, let peak = extremum, let bottom = valley,
-      heldTop == nil || peak.cm > heldTop!.cm + Self.stillToleranceCm
+      heldTop == nil || peak.cm > heldTop!.cm + stillToleranceCm
     else { return }
     heldTop = peak
     emit(
@@ -196,10 +211,10 @@ struct TurnFinder: Sendable {
   private mutating func falling(_ p: TimedHeight, emit: (Turn) -> Void) {
     guard let bottom = extremum else { return }
     if p.cm < bottom.cm {
-      if p.cm < bottom.cm - Self.stillToleranceCm { extremumSettledAt = p.t }
+      if p.cm < bottom.cm - stillToleranceCm { extremumSettledAt = p.t }
       // A new low beyond the hysteresis restarts the arrival: the bar was
       // still on its way down.
-      if p.cm < arrivalLevelCm - Self.hysteresisCm {
+      if p.cm < arrivalLevelCm - hysteresisCm {
         arrivalLevelCm = p.cm
         arrivedAtBottomT = p.t
         bottomHeld = false
@@ -207,7 +222,7 @@ struct TurnFinder: Sendable {
       extremum = p
     }
     let low = extremum!
-    if p.cm > low.cm + Self.hysteresisCm {
+    if p.cm > low.cm + hysteresisCm {
       peakBeforeValley = lastPeak
       peakBeforeValleyStoodS = lastPeakStoodS
       valley = low
