@@ -22,9 +22,14 @@ struct SonarNoise: Sendable {
   /// stand in for the noise, short enough to follow a clip moved to
   /// another floor.
   static let windowResiduals = 600
-  /// The median is recomputed this often (a sort of the window), which keeps
-  /// its cost per reading to a few dozen operations.
+  /// The median is read this often, from a histogram of the window's
+  /// residuals kept as they come and go: a few operations per reading.
   static let refreshEvery = 50
+  /// Histogram bins: 0.02 cm is under 2 % of the noise that moves a
+  /// threshold off its floor; residuals beyond the last bin (10 cm) count
+  /// there.
+  static let binCm = 0.02
+  static let bins = 500
   /// No estimate before this many residuals (the thresholds keep their
   /// floors): a couple of seconds of readings.
   static let minResiduals = 40
@@ -35,47 +40,62 @@ struct SonarNoise: Sendable {
   /// and the median of its absolute value 0.6745 of that.
   static let medianAbsResidualPerSigma = 0.6745 * 630.0.squareRoot() / 35
 
-  private var last: [TimedHeight] = []  // ≤ 5, newest last
-  private var residuals: [Double] = []  // ring buffer of |residual|
+  /// The last five readings, oldest at `newest + 1` (mod 5) once full.
+  private var last = [TimedHeight](repeating: TimedHeight(t: 0, cm: 0), count: 5)
+  private var seen = 0
+  private var histogram = [Int32](repeating: 0, count: bins)
+  /// The bins of the window's residuals, oldest at `nextSlot` once full.
+  private var window: [UInt16] = []
   private var nextSlot = 0
   private var sinceRefresh = 0
-  private var scratch: [Double] = []
   /// The readings' noise deviation in cm (0 until measured).
   private(set) var sigmaCm = 0.0
 
   mutating func push(_ s: TimedHeight) {
-    if last.count == 5 { last.removeFirst() }
-    last.append(s)
-    guard last.count == 5 else { return }
-    var shortest = Double.infinity
-    var longest = 0.0
-    for i in 1..<5 {
-      let dt = last[i].t - last[i - 1].t
-      shortest = min(shortest, dt)
-      longest = max(longest, dt)
-    }
+    last[seen % 5] = s
+    seen += 1
+    guard seen >= 5 else { return }
+    // h[0] oldest … h[4] newest.
+    let o = seen % 5
+    let h0 = last[o]
+    let h1 = last[(o + 1) % 5]
+    let h2 = last[(o + 2) % 5]
+    let h3 = last[(o + 3) % 5]
+    let h4 = last[(o + 4) % 5]
+    let d1 = h1.t - h0.t
+    let d2 = h2.t - h1.t
+    let d3 = h3.t - h2.t
+    let d4 = h4.t - h3.t
+    let shortest = min(min(d1, d2), min(d3, d4))
+    let longest = max(max(d1, d2), max(d3, d4))
     guard shortest > 0, longest <= Self.maxSpacingRatio * shortest else { return }
-    let h = last
-    let residual =
-      (3 * h[0].cm - 12 * h[1].cm + 18 * h[2].cm - 12 * h[3].cm + 3 * h[4].cm) / 35
-    if residuals.count < Self.windowResiduals {
-      residuals.append(abs(residual))
+    let residual = (3 * h0.cm - 12 * h1.cm + 18 * h2.cm - 12 * h3.cm + 3 * h4.cm) / 35
+    let bin = UInt16(min(Int(abs(residual) / Self.binCm), Self.bins - 1))
+    histogram[Int(bin)] += 1
+    if window.count < Self.windowResiduals {
+      window.append(bin)
     } else {
-      residuals[nextSlot] = abs(residual)
+      histogram[Int(window[nextSlot])] -= 1
+      window[nextSlot] = bin
       nextSlot = (nextSlot + 1) % Self.windowResiduals
     }
     sinceRefresh += 1
-    if sinceRefresh >= Self.refreshEvery || residuals.count == Self.minResiduals {
+    if sinceRefresh >= Self.refreshEvery || window.count == Self.minResiduals {
       refresh()
     }
   }
 
   private mutating func refresh() {
     sinceRefresh = 0
-    guard residuals.count >= Self.minResiduals else { return }
-    scratch.removeAll(keepingCapacity: true)
-    scratch.append(contentsOf: residuals)
-    scratch.sort()
-    sigmaCm = scratch[scratch.count / 2] / Self.medianAbsResidualPerSigma
+    guard window.count >= Self.minResiduals else { return }
+    let half = Int32(window.count / 2)
+    var below: Int32 = 0
+    for bin in 0..<Self.bins {
+      below += histogram[bin]
+      if below > half {
+        sigmaCm = (Double(bin) + 0.5) * Self.binCm / Self.medianAbsResidualPerSigma
+        return
+      }
+    }
   }
 }
