@@ -289,7 +289,7 @@ public struct Analyzer: Sendable {
       let measured = measurer.measure(
         samples: samples, rise: rise, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
         maxRomCm: RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise),
-        attitude: attitude)
+        attitude: attitude, noiseCm: noise.sigmaCm)
     else { return }
     let rep = measured.analysis.report
     if let previousEnd = sets.lastRepEndS, rep.concentricStartS < previousEnd { return }

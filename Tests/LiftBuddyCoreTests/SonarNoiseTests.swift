@@ -63,3 +63,20 @@ struct SeededNoise {
     #expect(errors.map(abs).reduce(0, +) / Double(max(errors.count, 1)) < 2)
   }
 }
+
+extension SonarNoiseTests {
+  /// Squats with no sticking point, read through 2.5 cm of noise: the
+  /// velocity curve wanders by a tenth of a metre per second, and with the
+  /// hard floor's dip threshold half of these reps "had" a sticking point.
+  @Test func noiseIsNoStickingPoint() {
+    let lift = SyntheticLift.squat(reps: 8, up: 1.2)
+    var rng = SeededNoise(seed: 3)
+    let lines = lift.lines(rateHz: 20).map { line -> (t: Double, line: String) in
+      guard line.line.hasPrefix("s:") else { return line }
+      return (line.t, "s:\(Int((lift.height(at: line.t) + 2.5 * rng.gaussian()).rounded()))")
+    }
+    let reps = analyze(lines).reports.flatMap(\.reps)
+    #expect(reps.count == 8)
+    #expect(reps.filter { $0.stickingPointCm != nil }.isEmpty, "\(reps.map(\.stickingPointCm))")
+  }
+}

@@ -36,6 +36,9 @@ struct RepMeasurer: Sendable {
   /// The window the peak is read over, when not `windowS`: see
   /// `slowPeakMaxFactor`.
   var peakWindowS: Double? = nil
+  /// The readings' noise (1 σ, cm: `SonarNoise`), which sets the smallest
+  /// velocity dip that is more than noise (`stickingNoiseSigmas`).
+  var noiseCm = 0.0
 
   /// Standard gravity: the propulsive phase ends where the bar decelerates
   /// faster than free fall (Sánchez-Medina, Pérez & González-Badillo 2010,
@@ -109,6 +112,22 @@ struct RepMeasurer: Sendable {
   /// 82 % / 3 %; 0.20 & 25 %: 79 % / 2 %.
   static let stickingDipMps = 0.15
   static let stickingDipFraction = 0.2
+  /// Over a noisy floor the velocity curve itself wanders (`velocityNoise`):
+  /// a dip and the recovery after it are each a difference of two velocity
+  /// estimates (√2 of one's deviation), and 3 deviations of that is where a
+  /// dip stops being noise.
+  static let stickingNoiseSigmas = 3 * 2.0.squareRoot()
+
+  /// The deviation, in m/s, of a velocity read as the slope of a line
+  /// through `windowS` of readings with `noiseCm` of noise each: σ·√(12 /
+  /// (n·W²)) for n evenly spaced readings.
+  static func velocityNoise(noiseCm: Double, windowS: Double, _ samples: [TimedHeight]) -> Double {
+    guard noiseCm > 0, windowS > 0, samples.count >= 2,
+      let first = samples.first?.t, let last = samples.last?.t, last > first
+    else { return 0 }
+    let perWindow = max(2, windowS * Double(samples.count - 1) / (last - first))
+    return noiseCm / 100 * (12 / (perWindow * windowS * windowS)).squareRoot()
+  }
   /// The share of the concentric phase over which the drive off the bottom
   /// is averaged (coaching: the first quarter is where lifters "lose" it).
   static let bottomDriveShare = 0.25
@@ -139,7 +158,7 @@ struct RepMeasurer: Sendable {
   /// (the plausibility gates above).
   func measure(
     samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, minRiseCm: Double,
-    maxRomCm: Double, attitude: AttitudeLog
+    maxRomCm: Double, attitude: AttitudeLog, noiseCm: Double = 0
   ) -> Measured? {
     // Without a stuck sonar's repeats (`StuckReadings`). Should they have
     // hidden so much of the rise that too little is left to fit, the
@@ -150,6 +169,7 @@ struct RepMeasurer: Sendable {
     let gated = { (samples: [TimedHeight], nearGuess: Bool) -> Measured? in
       var measurer = self
       measurer.endsNearGuess = nearGuess
+      measurer.noiseCm = noiseCm
       guard
         let m = measurer.measureScaled(
           samples: samples, rise: rise, index: index, attitude: attitude)
@@ -184,7 +204,7 @@ struct RepMeasurer: Sendable {
       if fitted < windowS {
         return RepMeasurer(
           smoother: smoother, windowS: fitted, peakFromCubic: fitted <= Self.minWindowS,
-          endsNearGuess: endsNearGuess
+          endsNearGuess: endsNearGuess, noiseCm: noiseCm
         ).measureFixed(samples: samples, rise: rise, index: index, attitude: attitude)
       }
       var slow = self
@@ -320,7 +340,11 @@ struct RepMeasurer: Sendable {
     let driveT = start + Self.bottomDriveShare * duration
     let quarterVelocity = velocity(k, at: driveT)
 
-    let sticking = Self.stickingPoint(k, from: start, to: end)
+    let sticking = Self.stickingPoint(
+      k, from: start, to: end,
+      minDipMps: max(
+        Self.stickingDipMps,
+        Self.stickingNoiseSigmas * Self.velocityNoise(noiseCm: noiseCm, windowS: windowS, samples)))
     let stickingCm = sticking.map { (position(samples, at: $0.t) - bottom) * 100 }
 
     let eccentricStart = eccentricStart(k, rise: rise, before: start)
@@ -526,7 +550,9 @@ struct RepMeasurer: Sendable {
     return t
   }
 
-  static func stickingPoint(_ k: [Kinematics], from start: Double, to end: Double)
+  static func stickingPoint(
+    _ k: [Kinematics], from start: Double, to end: Double, minDipMps: Double = stickingDipMps
+  )
     -> (t: Double, fraction: Double)?
   {
     let inside = k.filter { $0.t > start && $0.t < end }
@@ -541,7 +567,7 @@ struct RepMeasurer: Sendable {
     // A first "burst" slower than the dip a sticking point needs is the
     // bar still leaving the bottom, not a burst (at 1e-18 m/s, a noise
     // wiggle, it made a dip of 5e17 %).
-    guard i < inside.count - 1, inside[i].velocity >= Self.stickingDipMps else { return nil }
+    guard i < inside.count - 1, inside[i].velocity >= minDipMps else { return nil }
     let firstPeak = inside[i].velocity
     // Lowest point after it, then a recovery.
     var dip = i
@@ -549,9 +575,9 @@ struct RepMeasurer: Sendable {
     for j in (i + 1)..<inside.count {
       if inside[j].velocity < inside[dip].velocity { dip = j }
       let depth = firstPeak - inside[dip].velocity
-      if dip > i, inside[j].velocity - inside[dip].velocity >= Self.stickingDipMps,
+      if dip > i, inside[j].velocity - inside[dip].velocity >= minDipMps,
         inside[j].velocity - inside[dip].velocity >= Self.stickingDipFraction * firstPeak,
-        depth >= Self.stickingDipMps, depth >= Self.stickingDipFraction * firstPeak
+        depth >= minDipMps, depth >= Self.stickingDipFraction * firstPeak
       {
         recovered = true
         break
