@@ -26,6 +26,8 @@ public enum Scenario: String, CaseIterable, Sendable {
   // New scenarios go last: a scenario's place in `allCases` seeds its
   // streams, so the others keep theirs.
   case warmUp = "warm-up"
+  case softFloor = "soft-floor"
+  case matPlatform = "mat-platform"
 
   public enum Split: String, Sendable, CaseIterable {
     case tune
@@ -37,7 +39,8 @@ public enum Scenario: String, CaseIterable, Sendable {
 
   public var split: Split {
     switch self {
-    case .carryAndLoad, .sessionMess, .seatedPress, .heavySingles, .speedWork: .heldout
+    case .carryAndLoad, .sessionMess, .seatedPress, .heavySingles, .speedWork, .matPlatform:
+      .heldout
     default: .tune
     }
   }
@@ -80,6 +83,10 @@ public enum Scenario: String, CaseIterable, Sendable {
     case .speedWork: "speed work: 2–3 reps at 1.0–1.6 m/s, short rests"
     case .warmUp:
       "warm-up sets with a light bar: 3–6 fast reps (0.9–1.5 m/s) off the hooks or the floor"
+    case .softFloor:
+      "the sonar over a rubber mat or carpet: 1.5–3 cm of noise on every reading, sets with rests"
+    case .matPlatform:
+      "deadlifts and cleans to the press on a matted platform: 1–3 cm of sonar noise, the bar handled"
     }
   }
 
@@ -123,6 +130,7 @@ public enum Scenario: String, CaseIterable, Sendable {
   private func drawExercise(_ rng: inout SeededRandom) -> Exercise {
     switch self {
     case .cleanAndPress, .seatedPress: .overheadPress
+    case .matPlatform: rng.chance(0.5) ? .deadlift : .overheadPress
     case .deadliftPlatform: .deadlift
     case .regripMidSet: rng.chance(0.6) ? .overheadPress : .benchPress
     case .rackSession, .floorToRack, .carryAndLoad:
@@ -245,6 +253,26 @@ public enum Scenario: String, CaseIterable, Sendable {
       s.restS = 45...120
       s.start = exercise == .deadlift ? .floor : .hooks
       s.deadStopChance = 0.5
+    case .softFloor:
+      // An HC-SR04 is good to a few millimetres over a hard floor; a soft
+      // one scatters the echo (the datasheet's test target is a flat,
+      // hard 0.5 m² surface), and the readings wander 1–3 cm.
+      s = SessionStyle(repsPerSet: sets(2...3, reps: 3...8, &rng))
+      s.restS = 40...120
+      s.start = exercise == .deadlift ? .floor : .hooks
+      s.pausedChance = bench ? 0.3 : 0.1
+      s.grinderChance = 0.2
+      s.sonarNoiseCm = 1.5...3.0
+    case .matPlatform:
+      s = SessionStyle(repsPerSet: sets(2...3, reps: 3...8, &rng))
+      s.start = .floor
+      s.cleanEachSet = exercise == .overheadPress
+      s.restS = 40...150
+      s.deadStopChance = 0.5
+      s.dropChance = 0.3
+      s.putDownAtEnd = true
+      s.sonarNoiseCm = 1.0...3.0
+      s.noEchoStretches = rng.chance(0.3)
     case .speedWork:
       s = SessionStyle(repsPerSet: sets(4...6, reps: 2...3, &rng))
       s.firstRepVelocityMps = 1.0...1.6

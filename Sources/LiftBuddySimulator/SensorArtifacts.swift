@@ -31,6 +31,8 @@ public struct SensorArtifacts: Sendable, Equatable {
   public var echoFactor = 1.0
   /// IMU noise (1 σ, degrees) instead of the clip's own draw.
   public var imuNoiseDeg: ClosedRange<Double>? = nil
+  /// Sonar noise (1 σ, cm) instead of the noise level's (a soft floor).
+  public var sonarNoiseCm: Double? = nil
 
   public init() {}
 

@@ -194,6 +194,7 @@ extension SessionPlanner {
       }
     }
     sensor.imuNoiseDeg = style.imuNoiseDeg
+    if let sonarNoise = style.sonarNoiseCm { sensor.sonarNoiseCm = rng.uniform(sonarNoise) }
     return SessionPlan(
       profile: profile, trajectory: BarTrajectory(baseHeightCm: startLevel, pulses: pulses),
       sets: sets, nonReps: nonReps, durationS: t, sensor: sensor)

@@ -70,6 +70,9 @@ public struct SessionStyle: Sendable, Equatable {
   public var extraEchoes = false
   /// IMU noise (1 σ, degrees); nil keeps the clip's own draw.
   public var imuNoiseDeg: ClosedRange<Double>? = nil
+  /// Sonar noise (1 σ, cm) instead of the noise level's: an HC-SR04 over a
+  /// rubber mat or carpet reads 1–3 cm either way.
+  public var sonarNoiseCm: ClosedRange<Double>? = nil
 
   public init(repsPerSet: [Int]) {
     self.repsPerSet = repsPerSet

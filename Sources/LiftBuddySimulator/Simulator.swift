@@ -61,7 +61,7 @@ public enum Simulator {
     let raw = request.transport == .raw
     var sonar = SonarModel(
       noise: request.noise, firmware: request.firmware, allowsMissingLines: !raw,
-      scale: plan.sensor.speedOfSoundScale, rng: &sensorRng)
+      scale: plan.sensor.speedOfSoundScale, sigmaCm: plan.sensor.sonarNoiseCm, rng: &sensorRng)
     // A raw capture is timed by counting lines at the nominal rate, so only
     // a clip on a timer grid gives one whose truth is physical.
     var clip = ClipEmitter(

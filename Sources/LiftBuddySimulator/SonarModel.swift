@@ -13,6 +13,9 @@ struct SonarModel {
   static let noEchoCm: ClosedRange<Double> = 400...450
 
   let noise: NoiseLevel
+  /// The Gaussian part of the noise (1 σ, cm): the level's, or a soft
+  /// floor's (`SensorArtifacts.sonarNoiseCm`).
+  let sigmaCm: Double
   let clipOffset: Double
   /// 0 (integers, as the original clip) or 1.
   let decimals: Int
@@ -31,9 +34,10 @@ struct SonarModel {
 
   init(
     noise: NoiseLevel, firmware: ClipFirmware, allowsMissingLines: Bool, scale: Double = 1,
-    rng: inout SeededRandom
+    sigmaCm: Double? = nil, rng: inout SeededRandom
   ) {
     self.noise = noise
+    self.sigmaCm = sigmaCm ?? noise.sonarSigmaCm
     self.scale = scale
     self.firmware = firmware
     self.allowsMissingLines = allowsMissingLines
@@ -82,7 +86,7 @@ struct SonarModel {
       log.spikes += 1
       value = format(badDistance(heightCm, rng: &rng))
     } else {
-      value = format((heightCm + clipOffset + noise.sonarSigmaCm * rng.gaussian()) * scale)
+      value = format((heightCm + clipOffset + sigmaCm * rng.gaussian()) * scale)
     }
     if firmware == .liftbuddy, let cm = Double(value), !ClipFirmware.sonarRangeCm.contains(cm) {
       log.skippedPings += 1

@@ -212,6 +212,28 @@ struct ScenarioTests {
     #expect(plan.trajectory.height(at: hump.start) == plan.trajectory.height(at: hump.end))
   }
 
+  @Test("Soft floor: the readings wander 1.5–3 cm around a bar at rest", arguments: UInt64(1)...4)
+  func softFloor(seed: UInt64) throws {
+    let request = Scenario.softFloor.request(seed: seed)
+    let plan = Self.plan(request)
+    let sigma = try #require(plan.sensor.sonarNoiseCm)
+    #expect((1.5...3.0).contains(sigma))
+    let stream = Simulator.run(request)
+    let sets = stream.truth.sets
+    try #require(sets.count >= 2)
+    // The middle of the first rest: the bar on the hooks or the floor.
+    let middle = (sets[0].endS + sets[1].startS) / 2
+    let bar = plan.trajectory.height(at: middle)
+    #expect(plan.trajectory.height(at: middle - 3) == bar)
+    let offsets = StreamRows(stream.bytes).sonar.filter { abs($0.t - middle) < 3 }
+      .map { $0.cm - bar }
+    // Median absolute deviation, through the clip's mounting offset and
+    // any spikes: 0.6745 σ for Gaussian noise.
+    let centre = try #require(Score.quantile(offsets, 0.5))
+    let mad = try #require(Score.quantile(offsets.map { abs($0 - centre) }, 0.5))
+    #expect(abs(mad / 0.6745 - sigma) < 0.35 * sigma, "σ \(sigma), read \(mad / 0.6745)")
+  }
+
   @Test("Sensor faults: the speed-of-sound scale is in the truth and in the readings")
   func speedOfSound() throws {
     var scaled = 0
