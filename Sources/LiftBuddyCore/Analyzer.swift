@@ -58,6 +58,11 @@ public struct Analyzer: Sendable {
   private var smoother: MovingAverage
   private var turns = TurnFinder()
   private var noise = SonarNoise()
+  /// When the bar last turned after a swing as large as a rep's
+  /// (`minRiseCm`): the lifter going on with the set. Smaller turns (steps
+  /// of a walk-out, a bar jostled on the floor, a noisy sonar's wander)
+  /// do not hold a set open past its rest.
+  private var lastSwingT: Double? = nil
   private var turnScratch: [TurnFinder.Turn] = []
   /// The rise last measured (its valley's time and its top), so a top told
   /// again is measured again only if the bar went higher.
@@ -256,6 +261,7 @@ public struct Analyzer: Sendable {
     _ found: [TurnFinder.Turn], now: Double, into events: inout [AnalyzerEvent]
   ) {
     for turn in found {
+      noteSwing(turn)
       switch turn {
       case .topHeld(let rise):
         sets.markStoodAtTop(riseValleyT: rise.valley.t)
@@ -268,6 +274,16 @@ public struct Analyzer: Sendable {
       }
     }
     turnScratch = found
+  }
+
+  private mutating func noteSwing(_ turn: TurnFinder.Turn) {
+    let swing: (t: Double, cm: Double)
+    switch turn {
+    case .topLeft(let rise): swing = (rise.peak.t, rise.peak.cm - rise.valley.cm)
+    case .bottom(let low, rising: true, from: let top?): swing = (low.t, top.cm - low.cm)
+    default: return
+    }
+    if swing.cm >= minRiseCm { lastSwingT = max(lastSwingT ?? swing.t, swing.t) }
   }
 
   /// A rise at its top: measured, then judged by `RepRules`.
@@ -432,7 +448,7 @@ public struct Analyzer: Sendable {
   }
 
   private mutating func checkRest(now: Double, into events: inout [AnalyzerEvent]) {
-    if sets.restIsOver(now: now, lastTurnT: turns.lastTurnT, restS: configuration.setRestS) {
+    if sets.restIsOver(now: now, lastSwingT: lastSwingT, restS: configuration.setRestS) {
       endSet(into: &events)
     }
   }

@@ -155,6 +155,22 @@ import Testing
     #expect(analyze(lift.lines(rateHz: 20), configuration: long).reports.map(\.reps.count) == [5])
   }
 
+  /// Plates loaded or the bar jostled on the hooks between sets: bumps of
+  /// 6 cm every 3 s all through a 30 s rest. They are turns of the bar but
+  /// not a lifter going on with the set (a rep's swing is at least the
+  /// smallest rise that may be a rep), so the rest still ends it.
+  @Test func smallBumpsDuringTheRestDoNotHoldTheSetOpen() {
+    var phases = SyntheticLift.squat(reps: 2).phases
+    for _ in 0..<10 {
+      phases += [.init(duration: 2.2, deltaCm: 0), .init(duration: 0.4, deltaCm: -6)]
+      phases.append(.init(duration: 0.4, deltaCm: 6))
+    }
+    phases.append(.init(duration: 2, deltaCm: 0))
+    phases += SyntheticLift.squat(reps: 3).phases
+    let lift = SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
+    #expect(analyze(lift.lines(rateHz: 20)).reports.map(\.reps.count) == [2, 3])
+  }
+
   @Test func aRestShorterThanTheRepCycleStillKeepsTheSet() {
     // Reps every 2.4 s (0.8 s down, 0.8 s up, 0.8 s at the top), rest 3 s:
     // the next descent starts well within the rest, so one set of 3.

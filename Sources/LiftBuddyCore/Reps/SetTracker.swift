@@ -55,12 +55,12 @@ struct SetTracker: Sendable {
   var maxRomInSetCm: Double { open?.reps.map(\.report.romCm).max() ?? 0 }
 
   /// Whether the set (or a lone provisional rep) has rested long enough to
-  /// end: no rep for `restS`, and the bar has not turned since the last
-  /// one within `restS` (the next descent or rise of a slow lifter keeps
-  /// the set going).
-  func restIsOver(now: Double, lastTurnT: Double?, restS: Double) -> Bool {
+  /// end: no rep for `restS`, and the bar has not turned after a swing as
+  /// large as a rep's since the last one within `restS` (the next descent
+  /// or rise of a slow lifter keeps the set going).
+  func restIsOver(now: Double, lastSwingT: Double?, restS: Double) -> Bool {
     guard let lastEnd = lastActivityEndS, now - lastEnd > restS else { return false }
-    if let turn = lastTurnT, turn > lastEnd, now - turn < restS { return false }
+    if let turn = lastSwingT, turn > lastEnd, now - turn < restS { return false }
     return true
   }
 

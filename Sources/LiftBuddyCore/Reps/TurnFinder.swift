@@ -102,10 +102,6 @@ struct TurnFinder: Sendable {
   /// A plateau that lasted `plateauS`: the bar was parked there.
   private var parked: TimedHeight? = nil
 
-  /// When the bar last turned (a top or a bottom confirmed): the last sign
-  /// that someone is moving it.
-  private(set) var lastTurnT: Double? = nil
-
   mutating func push(_ p: TimedHeight, emit: (Turn) -> Void) {
     switch direction {
     case .unknown:
@@ -157,7 +153,6 @@ struct TurnFinder: Sendable {
       peakBeforeValleyStoodS = lastPeakStoodS
       valley = park
       arrivedAtValleyT = park.t
-      lastTurnT = park.t
       heldTop = nil
       parked = nil
       plateauStart = p
@@ -172,7 +167,6 @@ struct TurnFinder: Sendable {
       lastPeak = peak
       let arrived = risePath.lastTime(below: peak.cm - hysteresisCm) ?? bottom.t
       lastPeakStoodS = max(0, nearPeakT - arrived)
-      lastTurnT = peak.t
       emit(
         .topLeft(
           Rise(
@@ -227,7 +221,6 @@ struct TurnFinder: Sendable {
       peakBeforeValleyStoodS = lastPeakStoodS
       valley = low
       arrivedAtValleyT = arrivedAtBottomT
-      lastTurnT = low.t
       if !bottomHeld { emit(.bottom(low, rising: true, from: lastPeak)) }
       startRising(at: p)
       return
