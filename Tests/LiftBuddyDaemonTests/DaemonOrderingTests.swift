@@ -30,9 +30,15 @@ extension DaemonProcessTests {
         "--source", "replay:\(dir.file("flood.lbs"))", "--speed", "12", "--output-dir",
         dir.file("lifts"), "--socket", dir.file("d.sock"),
       ], in: dir, name: "liftbuddyd")
+    // The socket file appears at bind(), a moment before listen(): a
+    // connect in between is refused, so wait for a connection, not a file.
+    var connected: SocketTestClient? = nil
     #expect(
-      await waitUntil(timeout: 5) { access(dir.file("d.sock"), F_OK) == 0 }, "\(daemon.stderr)")
-    let client = try SocketTestClient(path: dir.file("d.sock"), timeout: 5)
+      await waitUntil(timeout: 5) {
+        connected = try? SocketTestClient(path: dir.file("d.sock"), timeout: 5)
+        return connected != nil
+      }, "\(daemon.stderr)")
+    let client = try #require(connected)
     _ = try client.line()
     try client.send(#"{"cmd":"watch","classes":["rep","lift"]}"# + "\n")
     #expect(try client.line().contains(#""class":"ack""#))
