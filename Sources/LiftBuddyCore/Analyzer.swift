@@ -252,6 +252,7 @@ public struct Analyzer: Sendable {
     // by the square root of how many there are.
     let perWindow = max(1, configuration.smoothingWindowS / clock.period)
     turns.noiseCm = noise.sigmaCm / perWindow.squareRoot()
+    despiker.noiseCm = noise.sigmaCm
     var found = swapOutTurns()
     turns.push(smoothed) { found.append($0) }
     handle(found, now: s.t, into: &events)

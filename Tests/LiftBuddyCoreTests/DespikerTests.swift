@@ -158,4 +158,41 @@ import Testing
     d.flush { kept.append($0) }
     #expect(kept.filter { $0.cm == 90 }.count >= 15, "\(kept.map(\.cm))")
   }
+  @Test func twoAgreeingEchoesAfterRejectedOnesGo() {
+    // As in a dirty bench-press stream (BLE, pings skipped): the bar comes
+    // down onto the chest (76 → 74.5 cm), the sonar sees the lifter's legs
+    // and the bench for 0.45 s (9.8, 32.8, 17.9, 11.2, 25.1 cm), then the
+    // bar rises from 65 cm. 17.9 and 11.2 agree with each other and lie
+    // within a fall from the track: on one confirmation they were kept,
+    // the track went down to them, and the whole press was rejected as
+    // off the track (the rep lost).
+    let readings: [(Double, Double)] = [
+      (23.436, 79.1), (23.486, 76.6), (23.536, 76.1), (23.586, 75.4), (23.636, 74.5),
+      (23.686, 9.8), (23.886, 32.8), (23.936, 17.9), (23.986, 11.2), (24.086, 25.1),
+      (24.135, 65.5), (24.186, 65.1), (24.236, 65.8), (24.285, 70.8), (24.336, 77.9),
+      (24.386, 83.6), (24.436, 88.1), (24.486, 91.8), (24.536, 92.0), (24.585, 93.4),
+    ]
+    var d = Despiker()
+    var kept: [TimedHeight] = []
+    for (t, cm) in readings { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
+    d.flush { kept.append($0) }
+    #expect(kept.allSatisfy { $0.cm > 60 }, "\(kept.map(\.cm))")
+    #expect(kept.filter { $0.t > 24.1 }.count == 10, "\(kept.map(\.cm))")
+    // The counterpart: a press leaving the shoulders (65 cm) just after an
+    // echo off a leg (10 cm), two readings lost, driven at 10 m/s² to
+    // 1.2 m/s. Its first reading is held after the rejected echo and
+    // confirmed by the two after it: every reading of the press is kept.
+    var press: [(Double, Double)] = (0..<9).map { i in (Double(i) * 0.05, i % 2 == 0 ? 65 : 66) }
+    press.append((0.45, 10))
+    for i in 0..<8 {
+      let t = 0.6 + Double(i) * 0.05
+      press.append((t, (72.2 + 120 * (t - 0.52)).rounded()))
+    }
+    var gate = Despiker()
+    var pressed: [TimedHeight] = []
+    for (t, cm) in press { gate.push(TimedHeight(t: t, cm: cm)) { pressed.append($0) } }
+    gate.flush { pressed.append($0) }
+    #expect(gate.removed == 1, "\(pressed.map(\.cm))")
+    #expect(pressed.filter { $0.t >= 0.6 }.count == 8, "\(pressed.map(\.cm))")
+  }
 }

@@ -14,6 +14,11 @@ struct Despiker: Sendable {
   static let plausibleRange = 2.0..<300.0
 
   private var gate = TrackGate()
+  /// The readings' noise (cm), for the gate's confirmations.
+  var noiseCm: Double {
+    get { gate.noiseCm }
+    set { gate.noiseCm = newValue }
+  }
   private var outOfRange = 0
 
   /// Readings removed so far, by every stage.
