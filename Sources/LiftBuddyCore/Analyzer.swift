@@ -63,6 +63,9 @@ public struct Analyzer: Sendable {
   /// of a walk-out, a bar jostled on the floor, a noisy sonar's wander)
   /// do not hold a set open past its rest.
   private var lastSwingT: Double? = nil
+  /// The valley of a rise whose top was held (`TurnFinder.Turn.topHeld`)
+  /// but not yet settled: should the bar leave it first, it still stood.
+  private var heldUnsettledValleyT: Double? = nil
   private var turnScratch: [TurnFinder.Turn] = []
   /// The rise last measured (its valley's time and its top), so a top told
   /// again is measured again only if the bar went higher.
@@ -266,9 +269,13 @@ public struct Analyzer: Sendable {
       switch turn {
       case .topHeld(let rise):
         sets.markStoodAtTop(riseValleyT: rise.valley.t)
+        heldUnsettledValleyT = rise.valley.t
+      case .topSettled(let rise):
+        heldUnsettledValleyT = nil
         consider(rise, stood: true, into: &events)
       case .topLeft(let rise):
-        consider(rise, stood: false, into: &events)
+        consider(rise, stood: heldUnsettledValleyT == rise.valley.t, into: &events)
+        heldUnsettledValleyT = nil
         sets.markLeftTop(at: now)
       case .bottom(let bottom, let rising, let from):
         checkReturn(to: bottom, leaving: rising, from: from, into: &events)

@@ -48,8 +48,11 @@ import Testing
   }
 
   /// Walks a piecewise-linear path at 20 Hz through a turn finder.
-  private func turns(_ path: [(Double, Double)], until end: Double) -> [(Double, TurnFinder.Turn)] {
+  private func turns(_ path: [(Double, Double)], until end: Double, noiseCm: Double = 0) -> [(
+    Double, TurnFinder.Turn
+  )] {
     var finder = TurnFinder()
+    finder.noiseCm = noiseCm
     var found: [(Double, TurnFinder.Turn)] = []
     var t = 0.0
     while t <= end {
@@ -84,6 +87,38 @@ import Testing
     #expect(big[1].0 >= 8.0 && big[1].0 <= 8.0 + TurnFinder.stillS + 0.06)
     // The second came down from the first's top: the round trip is visible.
     #expect(big[1].1.previousPeak.map { abs($0.cm - 140) < 0.01 } == true)
+  }
+
+  @Test func aStopWithinANoisyToleranceIsHeldButNotSettled() {
+    // Over a rubber mat (smoothed noise 1.25 cm: a 2.5 cm still tolerance)
+    // the smoothed height of a press stays flat for 0.25 s halfway up (the
+    // noise hiding a crawl): it stood there, but did not settle (`settleS`,
+    // 0.375 s). The top it settles at is the lockout.
+    let path: [(Double, Double)] = [
+      (0, 90), (1, 90), (1.5, 118), (1.75, 118), (2.2, 142), (4, 142),
+    ]
+    let found = turns(path, until: 4, noiseCm: 1.25)
+    let held = found.compactMap { _, turn -> TurnFinder.Rise? in
+      if case .topHeld(let r) = turn { return r }
+      return nil
+    }
+    let settled = found.compactMap { t, turn -> (Double, TurnFinder.Rise)? in
+      if case .topSettled(let r) = turn { return (t, r) }
+      return nil
+    }
+    #expect(held.first.map { $0.peak.cm < 119 } == true, "\(held)")
+    #expect(settled.count == 1)
+    #expect(settled.first.map { abs($0.1.peak.cm - 142) < 0.01 } == true, "\(settled)")
+    #expect(settled.first.map { $0.0 <= 2.2 + 0.375 + 0.06 } == true)
+    // On a hard floor a top settles as soon as it is held.
+    let hard = turns([(0, 90), (1, 90), (2, 142), (4, 142)], until: 4)
+    let times = hard.compactMap { t, turn -> Double? in
+      switch turn {
+      case .topHeld, .topSettled: t
+      default: nil
+      }
+    }
+    #expect(times.count == 2 && times[0] == times[1])
   }
 
   @Test func turnFinderKeepsAParkedTopWhenTheBarGoesOnlyALittleHigher() {

@@ -35,6 +35,22 @@ struct TurnFinder: Sendable {
   var noiseCm = 0.0
   var hysteresisCm: Double { max(Self.minHysteresisCm, Self.hysteresisSigmas * noiseCm) }
   var stillToleranceCm: Double { max(Self.minStillToleranceCm, Self.stillSigmas * noiseCm) }
+  /// A wider tolerance passes more as still: over a rubber mat (2–3 cm of
+  /// noise) a slow press's smoothed height can stay within 2 σ for 0.15 s
+  /// while the bar crawls through its sticking region, and reps were
+  /// counted there, up to 15 cm short of lockout (soft-floor, tune seeds
+  /// 1–40: lockouts 0.052 s early on average, ROM MAE 2.4 cm). A top
+  /// settles (`Turn.topSettled`, where a rep is counted) once it has held
+  /// for as long as the floor's speed limit (1 cm in `stillS`) takes to
+  /// cross the wider tolerance; it still counts as stood at after `stillS`
+  /// (the rules for a first rep). On a hard floor (σ ≤ 1 cm) that is
+  /// `stillS` itself. Soft-floor: lockouts −0.020 s, ROM 1.86 cm, MV MAE
+  /// 0.063 → 0.060, PV 0.153 → 0.127 m/s; first events there 0.17 s later.
+  /// Holding `stood` to the same time lost presses on noisy recordings
+  /// (their lockouts are brief): 59 → 50 of 60 sets at 1 cm.
+  var settleS: Double {
+    max(Self.stillS, stillToleranceCm * Self.stillS / Self.minStillToleranceCm)
+  }
   /// The bar resting this long part-way up a rise (within the hysteresis)
   /// ended that rise there: a bar carried to the shoulders and pressed a
   /// second later is two moves, not one. A grinder's sticking point slows
@@ -64,6 +80,9 @@ struct TurnFinder: Sendable {
     /// The rise in progress has stopped at its top for `stillS`. May come
     /// again for the same rise if the bar then rises further.
     case topHeld(Rise)
+    /// The held top has stayed for `settleS` (the same push as `topHeld`
+    /// unless the sonar is noisy): the top a rep is counted at.
+    case topSettled(Rise)
     /// The bar has come down from the rise's top by the hysteresis.
     case topLeft(Rise)
     /// The bar, coming down (or resting part-way up), has stopped at
@@ -95,6 +114,7 @@ struct TurnFinder: Sendable {
   private var nearPeakT = 0.0
   /// The top last told as held, so a hold is told once.
   private var heldTop: TimedHeight? = nil
+  private var settledTop: TimedHeight? = nil
   private var bottomHeld = false
   /// Where and since when the bar has stayed within the hysteresis while
   /// rising: the plateau that may split the rise.
@@ -154,6 +174,8 @@ struct TurnFinder: Sendable {
       valley = park
       arrivedAtValleyT = park.t
       heldTop = nil
+      settledTop = nil
+      settledTop = nil
       parked = nil
       plateauStart = p
       extremum = p
@@ -176,15 +198,17 @@ struct TurnFinder: Sendable {
       return
     }
     risePath.push(p)
-    if p.t - extremumSettledAt >= Self.stillS,
-      heldTop == nil || peak.cm > heldTop!.cm + stillToleranceCm
-    {
+    let rise = Rise(
+      valley: bottom, peak: peak, previousPeak: peakBeforeValley,
+      arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)
+    let held = p.t - extremumSettledAt
+    if held >= Self.stillS, heldTop == nil || peak.cm > heldTop!.cm + stillToleranceCm {
       heldTop = peak
-      emit(
-        .topHeld(
-          Rise(
-            valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
+      emit(.topHeld(rise))
+    }
+    if held >= settleS, settledTop == nil || peak.cm > settledTop!.cm + stillToleranceCm {
+      settledTop = peak
+      emit(.topSettled(rise))
     }
   }
 
@@ -192,14 +216,17 @@ struct TurnFinder: Sendable {
   /// stream that stops at lockout).
   mutating func flush(emit: (Turn) -> Void) {
     guard direction == .rising, let peak = extremum, let bottom = valley,
-      heldTop == nil || peak.cm > heldTop!.cm + stillToleranceCm
+      settledTop == nil || peak.cm > settledTop!.cm + stillToleranceCm
     else { return }
-    heldTop = peak
-    emit(
-      .topHeld(
-        Rise(
-          valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-          arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
+    let rise = Rise(
+      valley: bottom, peak: peak, previousPeak: peakBeforeValley,
+      arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)
+    if heldTop == nil || peak.cm > heldTop!.cm + stillToleranceCm {
+      heldTop = peak
+      emit(.topHeld(rise))
+    }
+    settledTop = peak
+    emit(.topSettled(rise))
   }
 
   private mutating func falling(_ p: TimedHeight, emit: (Turn) -> Void) {
@@ -239,6 +266,7 @@ struct TurnFinder: Sendable {
     risePath.reset()
     risePath.push(p)
     heldTop = nil
+    settledTop = nil
     plateauStart = p
     parked = nil
   }
