@@ -175,7 +175,6 @@ struct TurnFinder: Sendable {
       arrivedAtValleyT = park.t
       heldTop = nil
       settledTop = nil
-      settledTop = nil
       parked = nil
       plateauStart = p
       extremum = p

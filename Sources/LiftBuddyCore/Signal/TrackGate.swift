@@ -73,9 +73,10 @@ struct TrackGate: Sendable {
   /// needs two readings carrying on from it, the first of which waits
   /// with it: the second must continue the line through the two, bent by
   /// no more than the hardest turn a bar makes (`maxAccelerationCmPerS2`).
-  /// Tune seeds 1–40: sensor-faults 89.8 → 91.5 % exact, floor-to-rack
-  /// 98.5 → 100 %, a rack session's false set gone; the first events'
-  /// latency unchanged (p50 0.22, p90 0.33 s).
+  /// Tune seeds 1–40 (with `RepMeasurer.minWindowReadings`): sensor-faults
+  /// 89.8 → 91.5 % exact, floor-to-rack 98.5 → 100 %, and no false set
+  /// from echoes in a rack session's rest; the first events' latency
+  /// unchanged (p50 0.22, p90 0.33 s).
   private var heldAfterRejects = false
   private var confirmer: TimedHeight? = nil
   /// The sonar's own noise (cm, `SonarNoise`): the second confirmation is
