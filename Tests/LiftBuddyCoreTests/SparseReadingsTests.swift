@@ -1,0 +1,28 @@
+import Testing
+
+@testable import LiftBuddyCore
+
+/// The clip's rate is not the rep's: a BLE clip that skips pings sends
+/// half its readings, and a light bench press rises in 0.3 s.
+@Suite struct SparseReadingsTests {
+  /// A rep's measurement window shrinks with the rep (0.35 of its rise),
+  /// never below 0.15 s: three readings at 20 Hz, one or two at 10 Hz,
+  /// where a line cannot be fitted and the rep was lost. Such a rise is
+  /// measured again over three of its own reading spacings.
+  @Test func aFastRepReadAtHalfTheRateIsCounted() {
+    let lift = SyntheticLift.squat(reps: 5, romCm: 30, up: 0.3, pause: 0, top: 1.5)
+    var n = 0
+    let lines = lift.lines(rateHz: 20).filter { line in
+      guard line.line.hasPrefix("s:") else { return true }
+      n += 1
+      return n % 2 == 0
+    }
+    let reports = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+      .reports
+    #expect(reports.map(\.reps.count) == [5])
+    for (got, want) in zip(reports.first?.reps ?? [], lift.truth) {
+      #expect(abs(got.romCm - want.romCm) < 3, "rom \(got.romCm)")
+      #expect(abs(got.meanVelocityMps - want.meanMps) < 0.3, "mean \(got.meanVelocityMps)")
+    }
+  }
+}
