@@ -83,6 +83,16 @@ struct EvaluationTests {
     #expect(!misses.contains { $0.hasPrefix("tilt") })
   }
 
+  /// A regrip stream whose re-measured rise met a stall at 4e-16 m/s beside
+  /// a stuck sonar's bridge: its turnaround came out at t = −2.5e14 s and the
+  /// end fit's grid never advanced (`analyze` spun at 100 % CPU).
+  @Test("The analyzer finishes the regrip stream that once hung it", .timeLimit(.minutes(1)))
+  func regripStreamThatHung() {
+    let stream = Simulator.run(Scenario.regripMidSet.request(seed: 110))
+    let reports = RecordedStreamAnalysis.reports(for: stream.bytes, sourceName: "replay:x.lbs")
+    #expect(reports.count == stream.truth.sets.count)
+  }
+
   @Test("TimedAnalysis times each event by the last row fed, and its reports are analyze's")
   func timedAnalysis() {
     let stream = Simulator.run(

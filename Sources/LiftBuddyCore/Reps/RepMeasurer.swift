@@ -425,6 +425,10 @@ struct RepMeasurer: Sendable {
   {
     // A flat stretch fits to ±1e-15 m/s, not to zero: stop at a dead band.
     let still = Self.stillShare * scale
+    // A start inside the dead band has no turnaround to walk to (a stall's
+    // "next push" at 4e-16 m/s, beside a stuck sonar's straight bridge, put
+    // the crossing at t = −2.5e14 s).
+    guard sign * k[from].velocity > still else { return nil }
     var i = from
     while i + step >= 0, i + step < k.count, sign * k[i + step].velocity > still { i += step }
     let j = i + step

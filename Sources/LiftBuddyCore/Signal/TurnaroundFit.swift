@@ -48,16 +48,22 @@ enum TurnaroundFit {
     else { return nil }
     let points = samples[lo...hi]
     var best: (sse: Double, fit: Fit)? = nil
-    var tau = guess.map { $0 - searchS } ?? points.first!.t
-    let last = guess.map { $0 + searchS } ?? points.last!.t
-    while tau <= last {
+    // The grid is counted, not stepped to a bound: a τ far from zero (a
+    // wild guess) would not move by adding 2 ms, and the loop never end.
+    // A guess outside the readings places nothing.
+    let span = points.first!.t...points.last!.t
+    if let guess, !span.contains(guess) { return nil }
+    let first = guess.map { $0 - searchS } ?? span.lowerBound
+    let last = guess.map { $0 + searchS } ?? span.upperBound
+    let steps = Int(((last - first) / stepS).rounded(.down))
+    for step in 0...steps {
+      let tau = first + Double(step) * stepS
       if let (fit, sse) = solve(points, tau: tau),
         bottom ? fit.after > 0 : fit.before < 0,
         best == nil || sse < best!.sse
       {
         best = (sse, fit)
       }
-      tau += stepS
     }
     return best?.fit
   }
