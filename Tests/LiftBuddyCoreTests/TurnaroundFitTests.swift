@@ -31,4 +31,37 @@ import Testing
       #expect(TurnaroundFit.fit(Self.drive, in: 0.6...1.5, guess: guess, bottom: true) == nil)
     }
   }
+
+  /// Over a noisy floor (2 cm of noise, a soft mat) the free fit bent the
+  /// rest toward the ramp: a bar rising into its own start (a₁ < 0), which
+  /// moves the start into the rep. The side away from the rep never moves
+  /// toward it, and the start stays near the truth on average.
+  @Test func theSideAwayFromTheRepNeverMovesTowardIt() throws {
+    var state: UInt64 = 12_345
+    func noise() -> Double {
+      // A sum of uniforms: roughly Gaussian, 2 cm σ, the same on every run.
+      var sum = 0.0
+      for _ in 0..<12 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        sum += Double(state >> 11) / Double(1 << 53)
+      }
+      return 2 * (sum - 6)
+    }
+    var errors: [Double] = []
+    for trial in 0..<40 {
+      let start = 1.0 + Double(trial % 10) * 0.005
+      let readings = (0..<40).map { i in
+        let t = Double(i) * 0.05
+        let d = max(0, t - start)
+        return TimedHeight(t: t, cm: 60 + 0.5 * 500 * d * d + noise())
+      }
+      let fit = try #require(
+        TurnaroundFit.fit(readings, in: 0.7...1.4, guess: start, bottom: true))
+      #expect(fit.before >= 0, "trial \(trial): a₁ \(fit.before)")
+      #expect(fit.after > 0)
+      errors.append(fit.t - start)
+    }
+    let bias = errors.reduce(0, +) / Double(errors.count)
+    #expect(abs(bias) < 0.02, "start bias \(bias) s")
+  }
 }

@@ -58,7 +58,7 @@ enum TurnaroundFit {
     let steps = Int(((last - first) / stepS).rounded(.down))
     for step in 0...steps {
       let tau = first + Double(step) * stepS
-      if let (fit, sse) = solve(points, tau: tau),
+      if let (fit, sse) = solve(points, tau: tau, bottom: bottom),
         bottom ? fit.after > 0 : fit.before < 0,
         best == nil || sse < best!.sse
       {
@@ -71,7 +71,20 @@ enum TurnaroundFit {
   /// Least squares for (c, a₁, a₂) at a fixed τ: a 3×3 normal system. It
   /// runs for every reading at every grid step, so nothing in it touches
   /// the heap (inline arrays; `m` is row-major).
-  private static func solve(_ points: ArraySlice<TimedHeight>, tau: Double) -> (Fit, Double)? {
+  ///
+  /// The side away from the rep is a rest or the other phase, and either
+  /// way the bar there is not moving toward the rep: before a bottom it
+  /// comes down or stands (a₁ ≥ 0), after a top it stands or goes down
+  /// (a₂ ≤ 0). A free curvature of the other sign fits the first readings
+  /// of the ramp instead (a bar rising into its own start), which over a
+  /// noisy floor pulled both ends into the rep; there the side is held
+  /// flat. Measured (BENCHMARKS.md, eighth pass) on tune seeds 1–40: ROM
+  /// MAE 0.91 → 0.85 cm, MV 0.0383 → 0.0380 m/s, soft-floor lockouts
+  /// −0.020 → −0.008 s and its MV 0.060 → 0.057; on tune seeds 201–320,
+  /// never tuned on: ROM 0.91 → 0.85, MV 0.0387 → 0.0379.
+  private static func solve(_ points: ArraySlice<TimedHeight>, tau: Double, bottom: Bool)
+    -> (Fit, Double)?
+  {
     // Basis: 1, ½·min(0, t−τ)², ½·max(0, t−τ)².
     var m = InlineArray<9, Double>(repeating: 0)
     var v = InlineArray<3, Double>(repeating: 0)
@@ -84,7 +97,19 @@ enum TurnaroundFit {
       }
     }
     // Both sides need readings, or that side's curvature is free.
-    guard m[4] > 1e-9, m[8] > 1e-9, let x = solve3(m, v) else { return nil }
+    guard m[4] > 1e-9, m[8] > 1e-9, var x = solve3(m, v) else { return nil }
+    // Where the free fit breaks either sign (the rep side must rise from
+    // a bottom or into a top), the constrained optimum holds the other
+    // side flat.
+    if bottom ? x[1] < 0 || x[2] <= 0 : x[2] > 0 || x[1] >= 0 {
+      // The other side flat: (c, rep side's a) from the 2×2 system.
+      let r = bottom ? 2 : 1
+      let det = m[0] * m[4 * r] - m[r] * m[r]
+      guard abs(det) > 1e-12 else { return nil }
+      x[0] = (v[0] * m[4 * r] - m[r] * v[r]) / det
+      x[r] = (m[0] * v[r] - m[r] * v[0]) / det
+      x[3 - r] = 0
+    }
     var sse = 0.0
     for p in points {
       let d = p.t - tau
