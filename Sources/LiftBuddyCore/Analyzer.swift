@@ -314,7 +314,20 @@ public struct Analyzer: Sendable {
         samples: samples, rise: rise, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
         maxRomCm: RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise),
         attitude: attitude, noiseCm: noise.sigmaCm)
-    else { return }
+    else {
+      // No rep, but the bar went somewhere: a rise to another top (a clean
+      // from the hips after a pick-up) is the bar taken elsewhere, and a
+      // first rep still waiting for its proof was a one-way move. (Such a
+      // rise was passed over, the pick-up waited, and the next pick-up,
+      // after the bar was put down, confirmed it: a set of two pick-ups.)
+      // A rise to the same top may be the set's next rep, measured or not.
+      if let p = sets.provisional, p.riseValleyT != rise.valley.t,
+        !RepRules.sameEnd(rise.peak.cm, p.ends.topCm, rangeCm: p.ends.rangeCm)
+      {
+        sets.withdraw(.oneWay, into: &events)
+      }
+      return
+    }
     let rep = measured.analysis.report
     if let previousEnd = sets.lastRepEndS, rep.concentricStartS < previousEnd { return }
 

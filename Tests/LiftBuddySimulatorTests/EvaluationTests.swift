@@ -93,6 +93,19 @@ struct EvaluationTests {
     #expect(reports.count == stream.truth.sets.count)
   }
 
+  /// A lifter picks the bar up to the hips, cleans it, puts it down and
+  /// does it again before a set of presses: each pick-up stands at the
+  /// hips like a deadlift's lockout, and the clean from there went
+  /// unmeasured, so the first waited as a provisional rep and the second
+  /// confirmed it, a set of two pick-ups (no exercise header).
+  @Test("Two pick-ups with a clean between them are no set")
+  func pickUpsAroundACleanAreNoSet() {
+    let stream = Simulator.run(Scenario.cleanAndPress.request(seed: 244))
+    let reports = RecordedStreamAnalysis.reports(for: stream.bytes, sourceName: "replay:x.lbs")
+    #expect(stream.truth.nonReps.filter { $0.kind == .pickUp }.count == 3)
+    #expect(reports.map(\.reps.count) == stream.truth.sets.map(\.reps.count))
+  }
+
   @Test("TimedAnalysis times each event by the last row fed, and its reports are analyze's")
   func timedAnalysis() {
     let stream = Simulator.run(
