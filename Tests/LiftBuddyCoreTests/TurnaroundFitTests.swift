@@ -27,9 +27,22 @@ import Testing
   /// (and with it `analyze` and the daemon) spun for ever.
   @Test(.timeLimit(.minutes(1)))
   func aGuessFarFromTheReadingsPlacesNothingAndEnds() {
-    for guess in [-251_055_575_157_403.88, 1e300, -1e300, 50.0] {
+    for guess in [-251_055_575_157_403.88, 1e300, -1e300, 50.0, .nan] {
       #expect(TurnaroundFit.fit(Self.drive, in: 0.6...1.5, guess: guess, bottom: true) == nil)
     }
+  }
+
+  /// Readings out of time order (a garbled stream found by the fuzzer) made
+  /// the readings' span a range with its bounds reversed, a trap.
+  @Test func readingsRunningBackwardsPlaceNothing() {
+    let backwards = Array(Self.drive.reversed())
+    let spread = Self.drive.enumerated().map { i, s in
+      TimedHeight(t: i == 39 ? 1e16 : s.t, cm: s.cm)
+    }
+    for guess in [nil, 1.0] {
+      #expect(TurnaroundFit.fit(backwards, in: 0.6...1.5, guess: guess, bottom: true) == nil)
+    }
+    #expect(TurnaroundFit.fit(spread, in: 0.6...1e17, guess: nil, bottom: true) == nil)
   }
 
   /// Over a noisy floor (2 cm of noise, a soft mat) the free fit bent the

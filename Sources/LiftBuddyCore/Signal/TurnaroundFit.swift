@@ -23,6 +23,10 @@ enum TurnaroundFit {
   /// of ±0.12 s).
   static let searchS = 0.12
   static let stepS = 0.002
+  /// No turnaround's window is longer: the measurer fits at most
+  /// `RepMeasurer.fitRestS` of rest and part of a ramp of at most
+  /// `RepMeasurer.maxConcentricS`.
+  static let maxSpanS = 2 * RepMeasurer.maxConcentricS
   /// Enough readings to fit three numbers with noise to spare.
   static let minReadings = 6
 
@@ -50,11 +54,15 @@ enum TurnaroundFit {
     var best: (sse: Double, fit: Fit)? = nil
     // The grid is counted, not stepped to a bound: a τ far from zero (a
     // wild guess) would not move by adding 2 ms, and the loop never end.
-    // A guess outside the readings places nothing.
-    let span = points.first!.t...points.last!.t
-    if let guess, !span.contains(guess) { return nil }
-    let first = guess.map { $0 - searchS } ?? span.lowerBound
-    let last = guess.map { $0 + searchS } ?? span.upperBound
+    // A guess outside the readings places nothing, and neither do readings
+    // whose times run backwards or span more than any turnaround's window
+    // (a garbled stream's: the fuzzer's 1e16 s among seconds).
+    let from = points.first!.t
+    let to = points.last!.t
+    if let guess, !(guess >= from && guess <= to) { return nil }
+    let first = guess.map { $0 - searchS } ?? from
+    let last = guess.map { $0 + searchS } ?? to
+    guard last - first >= 0, last - first <= maxSpanS else { return nil }
     let steps = Int(((last - first) / stepS).rounded(.down))
     for step in 0...steps {
       let tau = first + Double(step) * stepS
