@@ -51,7 +51,7 @@ extension SessionPlanner {
   /// hang power clean's 1RM (Suchomel et al. 2024, J Strength Cond Res
   /// 38:1321), 1.69 m/s in a mid-thigh pull at 40 % (Comfort et al. 2012,
   /// J Strength Cond Res 26:1208); a light bar a little faster. (The clean
-  /// used to be drawn over 0.3–0.45 s: 3.6–5.3 m/s, which no bar reaches.)
+  /// used to be drawn over 0.3–0.45 s: up to 6.4 m/s, which no bar reaches.)
   static let cleanPeakVelocityMps: ClosedRange<Double> = 1.5...2.5
   /// The bar drops into the catch no faster than it falls: a raised-cosine
   /// move of d metres peaks at 2πd/T² (m/s²), so it takes at least
