@@ -373,7 +373,18 @@ public struct Analyzer: Sendable {
       }
     }
     // No set starts with the clip in someone's hand.
-    guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg) else {
+    // Judged over the descent as well when the rise came down first: a
+    // clip taken off a bar on the hooks and put back tilted 38° on the way
+    // down and was level again by the time it rose (a squat's round trip
+    // from a stand, a one-rep set in the rest).
+    let descentTilt =
+      cameDown
+      ? measured.eccentricStartS.flatMap { start in
+        start < rep.concentricStartS ? attitude.maxAbs(in: start...rep.concentricStartS) : nil
+      } : nil
+    guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg),
+      RepRules.clipOnTheBar(pitchDeg: descentTilt?.pitch, rollDeg: descentTilt?.roll)
+    else {
       return
     }
     let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown)

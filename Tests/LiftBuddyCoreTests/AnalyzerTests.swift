@@ -88,6 +88,19 @@ import Testing
     }
   }
 
+  /// The same dip with the clip turned (30°) only on the way down, as a
+  /// clip taken off the bar and put back is, and level by the time the bar
+  /// rises (tune clip-handling seed 313: a one-rep set in a rest): no set.
+  @Test func aClipTurnedOnTheWayDownStartsNoSet() {
+    let dip = SyntheticLift(
+      startCm: 82, leadIn: 5,
+      phases: [.init(duration: 0.35, deltaCm: -25), .init(duration: 0.35, deltaCm: 25)])
+    let bench = SessionInfo(source: "test", exercise: .benchPress)
+    let lines = dip.lines(rateHz: 20) { t in t >= 4.9 && t <= 5.2 ? 30 : 0.5 }
+    let reports = analyze(lines, session: bench).reports
+    #expect(reports.isEmpty, "\(reports.map { $0.reps.count })")
+  }
+
   @Test func deadliftStartsWithTheConcentric() {
     // Floor, pull, hold, lower; three times.
     var phases: [SyntheticLift.Phase] = []
