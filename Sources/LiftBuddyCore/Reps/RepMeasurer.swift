@@ -69,6 +69,21 @@ struct RepMeasurer: Sendable {
   /// so the peak is read from a wider local-quadratic fit. 1.4 windows
   /// measured the least biased across the simulator's profiles (BENCHMARKS.md).
   static let peakWindowFactor = 1.4
+  /// The maximum of a noisy curve still reads high by the noise it picks:
+  /// over a soft floor (σ 1.5–3 cm) peaks read 0.11 m/s high. The peak
+  /// reported is the vertex of a parabola through the velocity curve
+  /// within this share of the peak's window either side of its highest
+  /// point, which averages the noise instead of picking its top; never
+  /// above the highest point (letting it rise above measured 0.062 →
+  /// 0.063 m/s). Only the reported peak: the ramps and stalls keep the
+  /// highest point as their scale. Chosen on tune seeds 201–280 (PV MAE,
+  /// bias): none 0.069, +0.013; 0.5 0.068, +0.006; 0.75 0.065, −0.001;
+  /// 1 0.067, −0.012; 1.5 0.101, −0.061 (a wide parabola flattens a
+  /// peaked pulse). Read on seeds never used for it: tune 281–600 0.065 →
+  /// 0.061, tune 1–40 0.061 → 0.058; soft-floor 0.147 → 0.123 (201–280).
+  static let peakVertexShare = 0.75
+  /// A parabola's three terms and two points to average over.
+  static let peakVertexMinPoints = 5
   /// The fastest reps (rising in under 0.43 s, so their window is held at
   /// `minWindowS`) are too short for that: a fit flattens a peak by about
   /// (window / duration)², and warm-up reps at 1.0–1.5 m/s read 0.24 m/s
@@ -292,7 +307,8 @@ struct RepMeasurer: Sendable {
       if kPeak == nil || k[i].velocity > k[kPeak!].velocity { kPeak = i }
     }
     guard let peakIndex = kPeak, k[peakIndex].velocity > 0 else { return nil }
-    let vPeak = peakVelocity(samples, from: searchFrom, to: searchTo)
+    let peak = peakVelocity(samples, from: searchFrom, to: searchTo, windowS: windowS)
+    let vPeak = peak.highest
 
     // A grinder can stall at its sticking point with the velocity near zero;
     // the phase ends at the top, so a stall below it is passed through by
@@ -397,8 +413,8 @@ struct RepMeasurer: Sendable {
       peakVelocityMps: ReportRounding.metresPerSecond(
         reportedPeak(
           quadratic: peakWindowS.map {
-            peakVelocity(samples, from: searchFrom, to: searchTo, windowS: $0)
-          } ?? vPeak, mean: mean
+            peakVelocity(samples, from: searchFrom, to: searchTo, windowS: $0).vertex
+          } ?? peak.vertex, mean: mean
         ) {
           cubicPeakVelocity(samples, from: searchFrom, to: searchTo)
         }),
@@ -527,20 +543,29 @@ struct RepMeasurer: Sendable {
     return max(fromCubic ?? quadratic, mean)
   }
 
-  /// The highest upward velocity between `from` and `to`, from the wider fit.
-  private func peakVelocity(_ samples: [TimedHeight], from: Double, to: Double) -> Double {
-    peakVelocity(samples, from: from, to: to, windowS: windowS)
-  }
-
+  /// The highest upward velocity between `from` and `to` from the wider
+  /// fit (the scale of the ramps and stalls), and the peak to report: the
+  /// vertex of a parabola through that velocity curve within
+  /// `peakVertexShare` of the fit's window either side of the highest
+  /// point, never above it (`peakVertexShare`).
   private func peakVelocity(
     _ samples: [TimedHeight], from: Double, to: Double, windowS: Double
-  ) -> Double {
+  ) -> (highest: Double, vertex: Double) {
     let wide = LocalFit.kinematics(
       of: samples, smoother: .localQuadratic, windowS: windowS * Self.peakWindowFactor,
       accelerationWindowS: windowS)
-    var best = 0.0
-    for k in wide where k.t >= from && k.t <= to { best = max(best, k.velocity) }
-    return best
+    var top: Kinematics? = nil
+    for k in wide where k.t >= from && k.t <= to && k.velocity > (top?.velocity ?? 0) { top = k }
+    guard let top else { return (0, 0) }
+    let span = windowS * Self.peakWindowFactor * Self.peakVertexShare
+    let curve = wide.filter { abs($0.t - top.t) <= span }.map {
+      TimedHeight(t: $0.t, cm: $0.velocity)
+    }
+    guard curve.count >= Self.peakVertexMinPoints else { return (top.velocity, top.velocity) }
+    let q = LocalFit.fit(curve, 0...(curve.count - 1), around: top.t, degree: 2)
+    guard q.c < 0, abs(q.b / (2 * q.c)) <= span else { return (top.velocity, top.velocity) }
+    let x = -q.b / (2 * q.c)
+    return (top.velocity, min(top.velocity, q.a + q.b * x + q.c * x * x))
   }
 
   /// The highest upward velocity between `from` and `to` from local
