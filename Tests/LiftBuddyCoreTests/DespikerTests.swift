@@ -21,6 +21,16 @@ import Testing
     return (kept, d.removed, lag)
   }
 
+  /// What a despiker passes on from (time, cm) readings, and how many it
+  /// removed.
+  func despike(_ readings: [(Double, Double)]) -> (kept: [TimedHeight], removed: Int) {
+    var d = Despiker()
+    var kept: [TimedHeight] = []
+    for (t, cm) in readings { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
+    d.flush { kept.append($0) }
+    return (kept, d.removed)
+  }
+
   /// A bar at rest reading 100 ± 1 cm.
   func rest(_ n: Int) -> [Double] { (0..<n).map { 100 + Double($0 % 3) - 1 } }
 
@@ -92,10 +102,7 @@ import Testing
     let values = [
       68.6, 72.7, 76.8, 79.0, 82.1, 84.2, 85.5, 18.3, 185.3, 31.3, 5.2, 27.5, 86.4, 85.4, 85.7,
     ]
-    var d = Despiker()
-    var kept: [TimedHeight] = []
-    for (t, v) in zip(times, values) { d.push(TimedHeight(t: t, cm: v)) { kept.append($0) } }
-    d.flush { kept.append($0) }
+    let kept = despike(Array(zip(times, values))).kept
     #expect(kept.allSatisfy { $0.cm > 60 })
     // A bench press at rest (110 cm) about to be lowered, and a burst of
     // echoes: 24.8 cm 0.35 s later is 87 cm down, 27 more than a bar at
@@ -105,10 +112,7 @@ import Testing
     ]
     rest += [(0.25, 19.8), (0.3, 7.1), (0.35, 9.6), (0.4, 204.2), (0.45, 42.1)]
     rest += [(0.55, 24.8), (0.6, 14.9), (0.65, 100.6), (0.7, 97.9), (0.75, 95.3), (0.8, 92.9)]
-    var gate = Despiker()
-    var passed: [TimedHeight] = []
-    for (t, v) in rest { gate.push(TimedHeight(t: t, cm: v)) { passed.append($0) } }
-    gate.flush { passed.append($0) }
+    let passed = despike(rest).kept
     #expect(passed.allSatisfy { $0.cm > 90 }, "\(passed.map(\.cm))")
     // A bar dropped from the same lockout falls at 1 g and is kept.
     let drop = (1...6).map { 85.5 - 0.5 * 981 * pow(Double($0) / 20, 2) }
@@ -152,10 +156,7 @@ import Testing
       v.append(90)
       times.append(1.55 + Double(i) / 20)
     }
-    var d = Despiker()
-    var kept: [TimedHeight] = []
-    for (t, cm) in zip(times, v) { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
-    d.flush { kept.append($0) }
+    let kept = despike(Array(zip(times, v))).kept
     #expect(kept.filter { $0.cm == 90 }.count >= 15, "\(kept.map(\.cm))")
   }
   @Test func twoAgreeingEchoesAfterRejectedOnesGo() {
@@ -172,10 +173,7 @@ import Testing
       (24.135, 65.5), (24.186, 65.1), (24.236, 65.8), (24.285, 70.8), (24.336, 77.9),
       (24.386, 83.6), (24.436, 88.1), (24.486, 91.8), (24.536, 92.0), (24.585, 93.4),
     ]
-    var d = Despiker()
-    var kept: [TimedHeight] = []
-    for (t, cm) in readings { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
-    d.flush { kept.append($0) }
+    let kept = despike(readings).kept
     #expect(kept.allSatisfy { $0.cm > 60 }, "\(kept.map(\.cm))")
     #expect(kept.filter { $0.t > 24.1 }.count == 10, "\(kept.map(\.cm))")
     // The counterpart: a press leaving the shoulders (65 cm) just after an
@@ -188,10 +186,8 @@ import Testing
       let t = 0.6 + Double(i) * 0.05
       press.append((t, (72.2 + 120 * (t - 0.52)).rounded()))
     }
-    var gate = Despiker()
-    var pressed: [TimedHeight] = []
-    for (t, cm) in press { gate.push(TimedHeight(t: t, cm: cm)) { pressed.append($0) } }
-    gate.flush { pressed.append($0) }
+    let gate = despike(press)
+    let pressed = gate.kept
     #expect(gate.removed == 1, "\(pressed.map(\.cm))")
     #expect(pressed.filter { $0.t >= 0.6 }.count == 8, "\(pressed.map(\.cm))")
   }
@@ -211,10 +207,7 @@ import Testing
       (18.25, 139.4), (18.30, 140.7), (18.35, 141.3), (18.40, 141.4), (18.45, 138.7),
       (18.50, 138.9), (18.55, 140.4), (18.60, 141.0), (18.65, 139.5),
     ]
-    var d = Despiker()
-    var kept: [TimedHeight] = []
-    for (t, cm) in readings { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
-    d.flush { kept.append($0) }
+    let kept = despike(readings).kept
     #expect(kept.allSatisfy { $0.cm > 85 && $0.cm < 145 }, "\(kept.map(\.cm))")
     #expect(kept.filter { $0.t >= 18.15 }.count == 11, "\(kept.map(\.cm))")
     // The counterpart: a rise whose reading after an echo lies on its line
@@ -223,10 +216,8 @@ import Testing
     var rise: [(Double, Double)] = (0..<6).map { i in (Double(i) * 0.05, 60 + 5 * Double(i)) }
     rise.append((0.30, 12))
     rise += [(0.35, 95), (0.40, 100), (0.45, 105)]
-    var gate = Despiker()
-    var risen: [TimedHeight] = []
-    for (t, cm) in rise { gate.push(TimedHeight(t: t, cm: cm)) { risen.append($0) } }
-    gate.flush { risen.append($0) }
+    let gate = despike(rise)
+    let risen = gate.kept
     #expect(gate.removed == 1, "\(risen.map(\.cm))")
     #expect(risen.map(\.cm) == [60, 65, 70, 75, 80, 85, 95, 100, 105])
   }
@@ -248,10 +239,7 @@ import Testing
       (98.65, 89.4), (98.70, 88.3), (98.75, 87.6), (98.80, 88.3), (98.85, 89.1),
       (98.90, 88.8), (98.95, 90.0),
     ]
-    var d = Despiker()
-    var kept: [TimedHeight] = []
-    for (t, cm) in readings { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
-    d.flush { kept.append($0) }
+    let kept = despike(readings).kept
     #expect(kept.allSatisfy { abs($0.cm - 88.5) <= 7 }, "\(kept.map(\.cm))")
     #expect(kept.filter { $0.t >= 98.55 }.count == 9, "\(kept.map(\.cm))")
   }

@@ -547,7 +547,7 @@ struct RepMeasurer: Sendable {
   /// fit (the scale of the ramps and stalls), and the peak to report: the
   /// vertex of a parabola through that velocity curve within
   /// `peakVertexShare` of the fit's window either side of the highest
-  /// point, never above it (`peakVertexShare`).
+  /// point, never above it.
   private func peakVelocity(
     _ samples: [TimedHeight], from: Double, to: Double, windowS: Double
   ) -> (highest: Double, vertex: Double) {
@@ -563,8 +563,8 @@ struct RepMeasurer: Sendable {
     }
     guard curve.count >= Self.peakVertexMinPoints else { return (top.velocity, top.velocity) }
     let q = LocalFit.fit(curve, 0...(curve.count - 1), around: top.t, degree: 2)
-    guard q.c < 0, abs(q.b / (2 * q.c)) <= span else { return (top.velocity, top.velocity) }
     let x = -q.b / (2 * q.c)
+    guard q.c < 0, abs(x) <= span else { return (top.velocity, top.velocity) }
     return (top.velocity, min(top.velocity, q.a + q.b * x + q.c * x * x))
   }
 
