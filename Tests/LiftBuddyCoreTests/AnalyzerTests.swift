@@ -104,27 +104,27 @@ import Testing
   /// from a stand. The clip turns in the hand (25°): no set. The same dip
   /// with the clip tilted as a crooked but lifted bar is (12°) counts.
   @Test func aDipWithTheClipInAHandStartsNoSet() {
+    for (tilt, sets) in [(25.0, 0), (12.0, 1)] {
+      let reports = setsFromADipAtTheHooks { t in t >= 4.9 && t <= 5.8 ? tilt : 0.5 }
+      #expect(reports.count == sets, "tilt \(tilt)°")
+    }
+  }
+
+  /// The reports of a bench press's dip below a bar on the hooks (82 cm,
+  /// 25 cm down and back from t = 5 s) with the clip's roll over time.
+  func setsFromADipAtTheHooks(roll: (Double) -> Double) -> [LiftReport] {
     let dip = SyntheticLift(
       startCm: 82, leadIn: 5,
       phases: [.init(duration: 0.35, deltaCm: -25), .init(duration: 0.35, deltaCm: 25)])
     let bench = SessionInfo(source: "test", exercise: .benchPress)
-    for (tilt, sets) in [(25.0, 0), (12.0, 1)] {
-      let lines = dip.lines(rateHz: 20) { t in t >= 4.9 && t <= 5.8 ? tilt : 0.5 }
-      let reports = analyze(lines, session: bench).reports
-      #expect(reports.count == sets, "tilt \(tilt)°")
-    }
+    return analyze(dip.lines(rateHz: 20, roll: roll), session: bench).reports
   }
 
   /// The same dip with the clip turned (30°) only on the way down, as a
   /// clip taken off the bar and put back is, and level by the time the bar
   /// rises (tune clip-handling seed 313: a one-rep set in a rest): no set.
   @Test func aClipTurnedOnTheWayDownStartsNoSet() {
-    let dip = SyntheticLift(
-      startCm: 82, leadIn: 5,
-      phases: [.init(duration: 0.35, deltaCm: -25), .init(duration: 0.35, deltaCm: 25)])
-    let bench = SessionInfo(source: "test", exercise: .benchPress)
-    let lines = dip.lines(rateHz: 20) { t in t >= 4.9 && t <= 5.2 ? 30 : 0.5 }
-    let reports = analyze(lines, session: bench).reports
+    let reports = setsFromADipAtTheHooks { t in t >= 4.9 && t <= 5.2 ? 30 : 0.5 }
     #expect(reports.isEmpty, "\(reports.map { $0.reps.count })")
   }
 
