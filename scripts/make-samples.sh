@@ -59,7 +59,7 @@ sim bench_press-fw-raw-clean      --exercise bench_press --reps 6 --load 75 --se
 # `liftbuddy evaluate --split heldout`, never used as test fixtures.
 scenario_seed=1
 for scenario in plain-set rack-session floor-to-rack clean-and-press deadlift-platform \
-    regrip-mid-set clip-handling sensor-faults legacy-sweep warm-up; do
+    regrip-mid-set clip-handling sensor-faults legacy-sweep warm-up continuous-sets; do
   "$LIFTBUDDY" simulate --scenario "$scenario" --seed "$scenario_seed" --output "$out/scenario-$scenario.lbs"
 done
 

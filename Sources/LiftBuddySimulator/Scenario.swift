@@ -28,6 +28,7 @@ public enum Scenario: String, CaseIterable, Sendable {
   case warmUp = "warm-up"
   case softFloor = "soft-floor"
   case matPlatform = "mat-platform"
+  case continuousSets = "continuous-sets"
 
   public enum Split: String, Sendable, CaseIterable {
     case tune
@@ -87,6 +88,8 @@ public enum Scenario: String, CaseIterable, Sendable {
       "the sonar over a rubber mat or carpet: 1.5–3 cm of noise on every reading, sets with rests"
     case .matPlatform:
       "deadlifts and cleans to the press on a matted platform: 1–3 cm of sonar noise, the bar handled"
+    case .continuousSets:
+      "presses, squats and bench presses for reps without a pause at either end: a bounce at the bottom, a turn at lockout"
     }
   }
 
@@ -136,6 +139,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     case .rackSession, .floorToRack, .carryAndLoad:
       rng.pick([.squat, .benchPress, .overheadPress])
     case .speedWork: rng.pick([.squat, .benchPress, .deadlift])
+    case .continuousSets: rng.pick([.overheadPress, .overheadPress, .benchPress, .squat])
     default: rng.pick(Exercise.allCases)
     }
   }
@@ -280,6 +284,15 @@ public enum Scenario: String, CaseIterable, Sendable {
       s.restS = 30...60
       s.start = exercise == .deadlift ? .floor : .hooks
       s.deadStopChance = 0.7
+    case .continuousSets:
+      // Sets for reps as they are trained: neither end held. A standing
+      // press comes off the hooks or is cleaned from the floor first.
+      s = SessionStyle(repsPerSet: sets(2...3, reps: 4...10, &rng))
+      s.turnAtTopChance = 0.8
+      s.restS = 40...120
+      s.cleanEachSet = exercise == .overheadPress && rng.chance(0.5)
+      s.start = s.cleanEachSet ? .floor : .hooks
+      s.grinderChance = 0.1
     }
     return s
   }

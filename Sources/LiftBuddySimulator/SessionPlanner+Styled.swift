@@ -21,6 +21,10 @@ extension SessionPlanner {
   /// Lockout pause of a concentric-first rep (deadlift, press) in a set
   /// done touch-and-go: short, as in the real press recordings (2–3 s a rep).
   static let styledLockoutS: ClosedRange<Double> = 0.2...1.2
+  /// A set done without pauses (`SessionStyle.turnAtTopChance`): the
+  /// lowering overlaps the end of the drive by as much as a bounce at the
+  /// bottom overlaps the drive's start (`bounceOverlapS`).
+  static let topTurnOverlapS: ClosedRange<Double> = bounceOverlapS
   /// A dead-stop deadlift rests on the floor between reps.
   static let deadStopS: ClosedRange<Double> = 1...3
   /// A mid-set re-grip pause, and the dip and drive inside it.
@@ -168,8 +172,12 @@ extension SessionPlanner {
         regripAfter: repCount >= 3 && rng.chance(style.regripChance)
           ? rng.integer(1...(repCount - 1)) : nil,
         fails: setIndex == setCount - 1 && rng.chance(style.failedRepChance),
-        drops: exercise == .deadlift && rng.chance(style.dropChance))
+        drops: exercise == .deadlift && rng.chance(style.dropChance),
+        // Drawn last and only where a style asks: other scenarios keep
+        // their streams.
+        turnsAtTop: style.turnAtTopChance > 0 && rng.chance(style.turnAtTopChance))
       var setOptions = options
+      if setOptions.turnsAtTop { setOptions.paused = false }
       // A deadlift set is dead-stop (paused on the floor) or touch-and-go.
       if exercise == .deadlift { setOptions.paused = rng.chance(style.deadStopChance) }
       let outcome =
@@ -232,6 +240,8 @@ extension SessionPlanner {
     var fails: Bool
     /// Deadlift: the last rep's bar is dropped from lockout.
     var drops: Bool
+    /// No pause at the top: the lowering begins as the drive ends.
+    var turnsAtTop = false
 
     /// Per-rep factor so that the last rep has lost `loss`.
     var fatiguePerRep: Double {
@@ -262,12 +272,24 @@ extension SessionPlanner {
     return eccentric.end - min(rng.uniform(Self.bounceOverlapS), room)
   }
 
+  /// When a lowering that follows `drive` without a pause begins: before
+  /// the drive has quite stopped, never overlapping more than the two
+  /// ramps allow.
+  private mutating func topTurn(after drive: VelocityPulse, before lowering: VelocityPulse)
+    -> Double
+  {
+    let room = 0.8 * min(drive.fall * drive.duration, lowering.rise * lowering.duration)
+    return drive.end - min(rng.uniform(Self.topTurnOverlapS), room)
+  }
+
   mutating func styledEccentricFirstSet(_ o: SetOptions) -> SetOutcome {
     var reps: [RepPlan] = []
     var rom = o.romBase
+    var turnFrom: VelocityPulse? = nil
     for i in 1...o.reps {
       rom = repRom(o.romBase)
-      let eccentric = pulse(at: t, displacement: -rom, duration: rng.uniform(Self.eccentricS))
+      var eccentric = pulse(at: t, displacement: -rom, duration: rng.uniform(Self.eccentricS))
+      if let drive = turnFrom { eccentric.start = topTurn(after: drive, before: eccentric) }
       pulses.append(eccentric)
       let (velocity, grinder) = styledVelocity(o, index: i)
       let concentric = concentricPulses(rom: rom, velocity: velocity, grinder: grinder)
@@ -280,8 +302,15 @@ extension SessionPlanner {
           index: i, eccentricStart: eccentric.start, concentricPulseStart: start,
           concentricPulseEnd: end, trailingEccentricEnd: nil, isGrinder: grinder))
       t = end
+      turnFrom = nil
       if i < o.reps {
-        if o.regripAfter == i { regripAtTop() } else { hold(rng.uniform(Self.topPauseS)) }
+        if o.regripAfter == i {
+          regripAtTop()
+        } else if o.turnsAtTop, shifted.count == 1 {
+          turnFrom = shifted[0]
+        } else {
+          hold(rng.uniform(Self.topPauseS))
+        }
       }
     }
     var outcome = SetOutcome(reps: reps)
@@ -350,7 +379,10 @@ extension SessionPlanner {
       let dropped = o.drops && i == o.reps
       // A dropped bar falls from the hips in about a third of a second.
       let lowering = dropped ? rng.uniform(0.3...0.45) : rng.uniform(Self.eccentricS)
-      let eccentric = pulse(at: end + lockout, displacement: -rom, duration: lowering)
+      var eccentric = pulse(at: end + lockout, displacement: -rom, duration: lowering)
+      if o.turnsAtTop, !dropped, shifted.count == 1 {
+        eccentric.start = topTurn(after: shifted[0], before: eccentric)
+      }
       pulses.append(eccentric)
       if dropped {
         nonReps.append(NonRepPlan(kind: .drop, startS: eccentric.start, endS: eccentric.end))

@@ -34,6 +34,13 @@ public struct SessionStyle: Sendable, Equatable {
   public var bottomPauseS: ClosedRange<Double> = 0.5...1.0
   /// The last rep of a set is a grinder with a sticking point.
   public var grinderChance = 0.0
+  /// Chance that a set is done without a pause at either end: the bar
+  /// bounces at the bottom and turns at lockout, the lowering begun before
+  /// the drive has quite stopped. Lifters doing presses, squats and bench
+  /// presses for reps often hold neither end (the real overhead presses in
+  /// `../shared/real-data` turn at every lockout); a lockout held still is
+  /// the competition rule, not the training habit.
+  public var turnAtTopChance = 0.0
   /// Lifted off the hooks with a walk-out (squat, standing press).
   public var walkOut = true
   /// Re-racking lifts the bar over the hooks' lips before it sits down.
