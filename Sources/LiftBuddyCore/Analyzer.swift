@@ -410,7 +410,8 @@ public struct Analyzer: Sendable {
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
         cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
-        session: session, into: &events)
+        droveS: RepMeasurer.riseDuration(samples, rise: rise) ?? 0, session: session,
+        into: &events)
     }
   }
 
@@ -426,7 +427,9 @@ public struct Analyzer: Sendable {
     guard let p = sets.provisional, bottom.t > p.analysis.report.concentricEndS else { return }
     let held = (p.leftTopT ?? bottom.t) - p.analysis.report.concentricEndS
     if RepRules.cameBackDown(
-      p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held)
+      p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held,
+      droveS: p.droveS,
+      loweredS: from.map { bottom.t - $0.t } ?? 0)
     {
       countedRiseValleyT = p.riseValleyT
       sets.confirm(into: &events)

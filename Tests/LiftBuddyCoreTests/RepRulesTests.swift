@@ -237,6 +237,29 @@ import Testing
     }
   }
 
+  /// Presses for reps turn at lockout: 55 cm up in 0.7 s and straight
+  /// back down in 0.9 s, no pause at either end, as every press of the
+  /// real recordings in `../shared/real-data` does. The tops never stand
+  /// (`TurnFinder.stillS`), but each drive and each lowering is a lift's
+  /// (`RepRules.minUnheldDriveS`, `minControlledLoweringS`): one set of
+  /// six, where the first rep used to be withdrawn and, with no stand at
+  /// the shoulders before the next, the set was never started.
+  @Test func pressesThatTurnAtLockoutAreOneSet() {
+    var phases: [Phase] = []
+    for _ in 0..<6 {
+      phases += [.init(duration: 0.7, deltaCm: 55), .init(duration: 0.9, deltaCm: -55)]
+    }
+    phases.append(.init(duration: 20, deltaCm: 0))
+    let lift = SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
+    for exercise in [Exercise.overheadPress, nil] {
+      for rate in [15.0, 20, 40] {
+        let e = events(lift, exercise, rate: rate)
+        #expect(
+          e.reports.map(\.reps.count) == [6], "\(exercise?.rawValue ?? "unknown") at \(rate) Hz")
+      }
+    }
+  }
+
   @Test func aHangCleanPutDownInStagesIsNoSet() {
     // Picked up from the floor (45 cm) to the hips (82), held there, a
     // dip of 11 cm and an explosive drive to the shoulders (146), held 2 s,

@@ -73,19 +73,36 @@ enum RepRules {
       && concentricStartS - rise.arrivedAtValleyT <= maxBottomPauseS
   }
 
-  /// The bar came back to the rise's bottom after a lockout: it stood at
-  /// the top (a deadlift or press is shown locked out; the hump of a
-  /// handled clip never stands), no longer than `maxLockoutHoldS`, and came
-  /// down from that top, not from somewhere higher (a bar picked up to the
-  /// hips, cleaned to the shoulders and put back on the floor went back to
-  /// where it rose from, but not from the lockout of that rise).
+  /// The bar came back to the rise's bottom after a lockout, no longer
+  /// than `maxLockoutHoldS` after it, and came down from that top, not from
+  /// somewhere higher (a bar picked up to the hips, cleaned to the
+  /// shoulders and put back on the floor went back to where it rose from,
+  /// but not from the lockout of that rise). A lockout either stood (a
+  /// deadlift or press shown locked out) or was a lift's turn: a drive of
+  /// at least `minUnheldDriveS` lowered under control
+  /// (`minControlledLoweringS`). Lifters doing presses for reps turn at the
+  /// top without a pause, as every press in the real recordings does; on
+  /// the sensor's own clock those tops held still for less than
+  /// `TurnFinder.stillS`, and a set of eight was found as four. The hump
+  /// of a handled clip neither stands nor rises and falls like a lift.
   static func cameBackDown(
-    _ ends: Ends, to bottomCm: Double, fromCm: Double?, stoodAtTop: Bool, heldTopS: Double
+    _ ends: Ends, to bottomCm: Double, fromCm: Double?, stoodAtTop: Bool, heldTopS: Double,
+    droveS: Double, loweredS: Double
   ) -> Bool {
     guard let fromCm, sameEnd(fromCm, ends.topCm, rangeCm: ends.rangeCm) else { return false }
-    return sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm) && stoodAtTop
-      && heldTopS <= maxLockoutHoldS
+    let turned = droveS >= minUnheldDriveS && loweredS >= minControlledLoweringS
+    return sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm)
+      && (stoodAtTop || turned) && heldTopS <= maxLockoutHoldS
   }
+  /// A press or a pull is driven over 40–70 cm at a mean of at most about
+  /// 1 m/s outside warm-ups, so for 0.4 s or more; a hand swinging the
+  /// clip, or a clip handled at the start of a recording, rises in 0.1–0.4 s.
+  static let minUnheldDriveS = 0.4
+  /// A loaded bar is lowered, not dropped: presses, squats and bench
+  /// presses for reps are lowered in 1–2 s (self-selected eccentric
+  /// tempo), at most about 1 m/s over their 30–70 cm. A handled clip's hump
+  /// falls in 0.1–0.4 s, plus the smoothing's spread (a 0.2 s window).
+  static let minControlledLoweringS = 0.6
 
   /// A set's first descent starts from a stand: the lifter unracked or
   /// walked out, set the feet and braced before it. Bracing is a held

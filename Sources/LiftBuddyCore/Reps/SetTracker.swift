@@ -38,6 +38,9 @@ struct SetTracker: Sendable {
     var leftTopT: Double?
     /// Whether the bar stood at its top (a lockout) before leaving it.
     var stoodAtTop: Bool
+    /// How long the drive took through the middle of its range, scaled to
+    /// the whole (`RepMeasurer.riseDuration`; 0 when it could not be told).
+    var droveS: Double
   }
 
   private(set) var open: OpenSet? = nil
@@ -89,7 +92,7 @@ struct SetTracker: Sendable {
   /// Tells a first rep as provisional (or tells it again, re-measured).
   mutating func propose(
     _ rep: RepAnalysis, ends: RepRules.Ends, eccentricStartS: Double?, cameDownFirst: Bool,
-    riseValleyT: Double, stoodAtTop: Bool, session: SessionInfo,
+    riseValleyT: Double, stoodAtTop: Bool, droveS: Double, session: SessionInfo,
     into events: inout [AnalyzerEvent]
   ) {
     let number = setsStarted + 1
@@ -108,7 +111,7 @@ struct SetTracker: Sendable {
       analysis: analysis, eccentricStartS: eccentricStartS, ends: ends, setID: id,
       setNumber: number, exercise: session.exercise, loadKg: session.loadKg,
       cameDownFirst: cameDownFirst, riseValleyT: riseValleyT, leftTopT: nil,
-      stoodAtTop: stoodAtTop)
+      stoodAtTop: stoodAtTop, droveS: droveS)
     events.append(
       .provisionalRep(
         RepEvent(
