@@ -98,10 +98,12 @@ enum RepRules {
   /// 1 m/s outside warm-ups, so for 0.4 s or more; a hand swinging the
   /// clip, or a clip handled at the start of a recording, rises in 0.1–0.4 s.
   static let minUnheldDriveS = 0.4
-  /// A loaded bar is lowered, not dropped: presses, squats and bench
-  /// presses for reps are lowered in 1–2 s (self-selected eccentric
-  /// tempo), at most about 1 m/s over their 30–70 cm. A handled clip's hump
-  /// falls in 0.1–0.4 s, plus the smoothing's spread (a 0.2 s window).
+  /// A loaded bar is lowered, not dropped: lifters lower a press in about
+  /// 1–2 s (self-selected eccentric tempo), and the time is read between
+  /// the smoothed top and bottom, which holds the turns' slow ends too. A
+  /// handled clip's hump falls in 0.1–0.4 s, plus the smoothing's spread
+  /// (a 0.2 s window). A press lowered faster than this from a lockout it
+  /// did not hold is not confirmed by its return, as before this rule.
   static let minControlledLoweringS = 0.6
 
   /// A set's first descent starts from a stand: the lifter unracked or
