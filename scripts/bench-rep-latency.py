@@ -73,7 +73,16 @@ def run_one(daemon, stream, results):
                 raise RuntimeError("daemon did not start")
             time.sleep(0.02)
         client = socket.socket(socket.AF_UNIX)
-        client.connect(sock_path)
+        # The socket's file appears at bind(), a moment before listen(): a
+        # refused connect lost a whole stream's reps from a run once.
+        while True:
+            try:
+                client.connect(sock_path)
+                break
+            except ConnectionRefusedError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
         client.sendall(b'{"cmd":"watch","classes":["rep","rep_provisional"]}\n')
         events = []
 
