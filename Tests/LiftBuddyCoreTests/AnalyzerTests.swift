@@ -36,11 +36,7 @@ import Testing
   /// m/s at 15–40 Hz); fitted over the nearest fifth where the other side
   /// is a reversal (`RepMeasurer.reversalRampShare`), within 0.002.
   @Test func pressesThatTurnWithoutAPauseReadTheirVelocity() {
-    var phases: [SyntheticLift.Phase] = []
-    for _ in 0..<5 {
-      phases += [.init(duration: 1, deltaCm: 55), .init(duration: 1, deltaCm: -55)]
-    }
-    let lift = SyntheticLift(startCm: 90, leadIn: 3, phases: phases)
+    let lift = SyntheticLift.continuousPresses(reps: 5)
     let session = SessionInfo(source: "test", exercise: .overheadPress)
     for rate in [15.0, 20.0, 40.0] {
       let reps = analyze(lift.lines(rateHz: rate), session: session).reports.first?.reps ?? []
@@ -62,19 +58,11 @@ import Testing
   /// reversal's second fit is not made (`RepMeasurer.reversalMaxNoiseCm`):
   /// MV MAE 0.034 m/s over 8 seeds, 0.042 (bias +0.016) with it made.
   @Test func pressesThatTurnOverASoftFloorKeepTheWideFit() {
-    var phases: [SyntheticLift.Phase] = []
-    for _ in 0..<5 {
-      phases += [.init(duration: 1, deltaCm: 55), .init(duration: 1, deltaCm: -55)]
-    }
-    let lift = SyntheticLift(startCm: 90, leadIn: 3, phases: phases)
+    let lift = SyntheticLift.continuousPresses(reps: 5)
     let session = SessionInfo(source: "test", exercise: .overheadPress)
     var errors: [Double] = []
     for seed in 1...8 {
-      var rng = SeededNoise(seed: UInt64(seed))
-      let noisy = lift.lines(rateHz: 20).map { line -> (t: Double, line: String) in
-        guard line.line.hasPrefix("s:") else { return line }
-        return (line.t, "s:\(Int((lift.height(at: line.t) + 2.5 * rng.gaussian()).rounded()))")
-      }
+      let noisy = lift.noisyLines(rateHz: 20, sigmaCm: 2.5, seed: UInt64(seed))
       for rep in analyze(noisy, session: session).reports.flatMap(\.reps) {
         guard let truth = lift.truth.first(where: { abs($0.start - rep.concentricStartS) < 0.3 })
         else { continue }
@@ -141,11 +129,7 @@ import Testing
     let lift = SyntheticLift.squat(reps: 8, up: 0.8)
     var errors: [Double] = []
     for seed in 1...4 {
-      var rng = SeededNoise(seed: UInt64(seed))
-      let noisy = lift.lines(rateHz: 20).map { line -> (t: Double, line: String) in
-        guard line.line.hasPrefix("s:") else { return line }
-        return (line.t, "s:\(Int((lift.height(at: line.t) + 2.5 * rng.gaussian()).rounded()))")
-      }
+      let noisy = lift.noisyLines(rateHz: 20, sigmaCm: 2.5, seed: UInt64(seed))
       let reps = analyze(noisy).reports.flatMap(\.reps)
       #expect(reps.count >= 7, "seed \(seed): \(reps.count) reps")
       for rep in reps {

@@ -245,12 +245,8 @@ import Testing
   /// six, where the first rep used to be withdrawn and, with no stand at
   /// the shoulders before the next, the set was never started.
   @Test func pressesThatTurnAtLockoutAreOneSet() {
-    var phases: [Phase] = []
-    for _ in 0..<6 {
-      phases += [.init(duration: 0.7, deltaCm: 55), .init(duration: 0.9, deltaCm: -55)]
-    }
-    phases.append(.init(duration: 20, deltaCm: 0))
-    let lift = SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
+    var lift = SyntheticLift.continuousPresses(reps: 6, up: 0.7, down: 0.9, startCm: 140)
+    lift.phases.append(.init(duration: 20, deltaCm: 0))
     for exercise in [Exercise.overheadPress, nil] {
       for rate in [15.0, 20, 40] {
         let e = events(lift, exercise, rate: rate)

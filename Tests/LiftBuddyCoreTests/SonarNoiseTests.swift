@@ -51,11 +51,7 @@ struct SeededNoise {
       }
     }
     let lift = SyntheticLift(startCm: 88, leadIn: 4, phases: phases)
-    var rng = SeededNoise(seed: 11)
-    let lines = lift.lines(rateHz: 20).map { line -> (t: Double, line: String) in
-      guard line.line.hasPrefix("s:") else { return line }
-      return (line.t, "s:\(Int((lift.height(at: line.t) + 2 * rng.gaussian()).rounded()))")
-    }
+    let lines = lift.noisyLines(rateHz: 20, sigmaCm: 2, seed: 11)
     let press = SessionInfo(source: "test", exercise: .overheadPress)
     let reports = analyze(lines, session: press).reports
     #expect(reports.map(\.reps.count) == [5, 5, 5])
@@ -70,11 +66,7 @@ extension SonarNoiseTests {
   /// hard floor's dip threshold half of these reps "had" a sticking point.
   @Test func noiseIsNoStickingPoint() {
     let lift = SyntheticLift.squat(reps: 8, up: 1.2)
-    var rng = SeededNoise(seed: 3)
-    let lines = lift.lines(rateHz: 20).map { line -> (t: Double, line: String) in
-      guard line.line.hasPrefix("s:") else { return line }
-      return (line.t, "s:\(Int((lift.height(at: line.t) + 2.5 * rng.gaussian()).rounded()))")
-    }
+    let lines = lift.noisyLines(rateHz: 20, sigmaCm: 2.5, seed: 3)
     let reps = analyze(lines).reports.flatMap(\.reps)
     #expect(reps.count == 8)
     #expect(reps.filter { $0.stickingPointCm != nil }.isEmpty, "\(reps.map(\.stickingPointCm))")

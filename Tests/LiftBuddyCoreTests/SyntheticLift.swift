@@ -91,6 +91,28 @@ struct SyntheticLift {
     return SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
   }
 
+  /// Presses for reps with neither end held: `reps` rises of `romCm` over
+  /// `up` s, each lowered straight back over `down` s, from the shoulders.
+  static func continuousPresses(
+    reps: Int, romCm: Double = 55, up: Double = 1, down: Double = 1, startCm: Double = 90
+  ) -> SyntheticLift {
+    var phases: [Phase] = []
+    for _ in 0..<reps {
+      phases += [Phase(duration: up, deltaCm: romCm), Phase(duration: down, deltaCm: -romCm)]
+    }
+    return SyntheticLift(startCm: startCm, leadIn: 3, phases: phases)
+  }
+
+  /// `lines(rateHz:)` read through `sigmaCm` of Gaussian noise, in whole
+  /// centimetres: a soft floor, the same on every run for a seed.
+  func noisyLines(rateHz: Double, sigmaCm: Double, seed: UInt64) -> [(t: Double, line: String)] {
+    var rng = SeededNoise(seed: seed)
+    return lines(rateHz: rateHz).map { line -> (t: Double, line: String) in
+      guard line.line.hasPrefix("s:") else { return line }
+      return (line.t, "s:\(Int((height(at: line.t) + sigmaCm * rng.gaussian()).rounded()))")
+    }
+  }
+
   private func cosPi(_ u: Double) -> Double {
     // cos(πu) by a short Taylor-free route: the core has no Foundation, nor
     // do these tests need it.
