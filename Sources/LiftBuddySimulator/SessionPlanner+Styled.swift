@@ -21,10 +21,6 @@ extension SessionPlanner {
   /// Lockout pause of a concentric-first rep (deadlift, press) in a set
   /// done touch-and-go: short, as in the real press recordings (2–3 s a rep).
   static let styledLockoutS: ClosedRange<Double> = 0.2...1.2
-  /// A set done without pauses (`SessionStyle.turnAtTopChance`): the
-  /// lowering overlaps the end of the drive by as much as a bounce at the
-  /// bottom overlaps the drive's start (`bounceOverlapS`).
-  static let topTurnOverlapS: ClosedRange<Double> = bounceOverlapS
   /// A dead-stop deadlift rests on the floor between reps.
   static let deadStopS: ClosedRange<Double> = 1...3
   /// A mid-set re-grip pause, and the dip and drive inside it.
@@ -268,18 +264,7 @@ extension SessionPlanner {
     after eccentric: VelocityPulse, before drive: VelocityPulse, _ o: SetOptions
   ) -> Double {
     if o.paused { return eccentric.end + rng.uniform(o.bottomPauseS) }
-    let room = 0.8 * min(eccentric.fall * eccentric.duration, drive.rise * drive.duration)
-    return eccentric.end - min(rng.uniform(Self.bounceOverlapS), room)
-  }
-
-  /// When a lowering that follows `drive` without a pause begins: before
-  /// the drive has quite stopped, never overlapping more than the two
-  /// ramps allow.
-  private mutating func topTurn(after drive: VelocityPulse, before lowering: VelocityPulse)
-    -> Double
-  {
-    let room = 0.8 * min(drive.fall * drive.duration, lowering.rise * lowering.duration)
-    return drive.end - min(rng.uniform(Self.topTurnOverlapS), room)
+    return overlappedStart(after: eccentric, before: drive)
   }
 
   mutating func styledEccentricFirstSet(_ o: SetOptions) -> SetOutcome {
@@ -289,7 +274,9 @@ extension SessionPlanner {
     for i in 1...o.reps {
       rom = repRom(o.romBase)
       var eccentric = pulse(at: t, displacement: -rom, duration: rng.uniform(Self.eccentricS))
-      if let drive = turnFrom { eccentric.start = topTurn(after: drive, before: eccentric) }
+      // A set done without pauses: the lowering overlaps the drive's end
+      // as a bounce at the bottom overlaps the drive's start.
+      if let drive = turnFrom { eccentric.start = overlappedStart(after: drive, before: eccentric) }
       pulses.append(eccentric)
       let (velocity, grinder) = styledVelocity(o, index: i)
       let concentric = concentricPulses(rom: rom, velocity: velocity, grinder: grinder)
@@ -381,7 +368,7 @@ extension SessionPlanner {
       let lowering = dropped ? rng.uniform(0.3...0.45) : rng.uniform(Self.eccentricS)
       var eccentric = pulse(at: end + lockout, displacement: -rom, duration: lowering)
       if o.turnsAtTop, !dropped, shifted.count == 1 {
-        eccentric.start = topTurn(after: shifted[0], before: eccentric)
+        eccentric.start = overlappedStart(after: shifted[0], before: eccentric)
       }
       pulses.append(eccentric)
       if dropped {

@@ -213,8 +213,17 @@ struct SessionPlanner {
     -> Double
   {
     if request.paused { return eccentric.end + rng.uniform(Self.bottomPauseS) }
-    let room = 0.8 * min(eccentric.fall * eccentric.duration, drive.rise * drive.duration)
-    return eccentric.end - min(rng.uniform(Self.bounceOverlapS), room)
+    return overlappedStart(after: eccentric, before: drive)
+  }
+
+  /// When a move that follows `previous` without a pause begins: before
+  /// `previous` has quite stopped (`bounceOverlapS`), never overlapping
+  /// more than the two ramps that meet allow.
+  mutating func overlappedStart(after previous: VelocityPulse, before next: VelocityPulse)
+    -> Double
+  {
+    let room = 0.8 * min(previous.fall * previous.duration, next.rise * next.duration)
+    return previous.end - min(rng.uniform(Self.bounceOverlapS), room)
   }
 
   mutating func topPause() {
