@@ -86,6 +86,12 @@ public struct Analyzer: Sendable {
   /// When readings last resumed after a gap: a bottom next to one was not
   /// seen, so it proves nothing against a rep.
   private var lastGapEndT: Double? = nil
+  /// The latest spans in which the sonar itself was silent (before the
+  /// despiker, which also leaves holes: the readings of a move too fast for
+  /// a bar), at most `maxSilences`: a descent across one is not timed.
+  private var silences: Deque<ClosedRange<Double>> = []
+  private var lastArrivalT: Double? = nil
+  static let maxSilences = 16
   private var lastSmoothed: TimedHeight? = nil
   private var arrivalLag = 0.0
   private var spikesCounted = 0
@@ -213,7 +219,14 @@ public struct Analyzer: Sendable {
   private mutating func despike(_ samples: [TimedHeight], into events: inout [AnalyzerEvent]) {
     guard !samples.isEmpty else { return }
     var clean = swapOut(&scratchClean)
-    for s in samples { despiker.push(s) { clean.append($0) } }
+    for s in samples {
+      if let last = lastArrivalT, s.t - last > SampleClock.lostSamplePeriods * clock.period {
+        if silences.count == Self.maxSilences { silences.removeFirst() }
+        silences.append(last...s.t)
+      }
+      lastArrivalT = s.t
+      despiker.push(s) { clean.append($0) }
+    }
     keep(clean, into: &events)
     scratchClean = clean
   }
@@ -387,7 +400,13 @@ public struct Analyzer: Sendable {
     else {
       return
     }
-    let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown)
+    // The descent is timed on the sonar's own readings (a stuck run ending
+    // in a jump is no drop), and not at all across a gap in them: the bar
+    // may have gone lower, and for longer, while the sonar was silent.
+    let lowered =
+      cameDown && !silent(from: rise.previousPeak?.t ?? 0, to: rep.concentricStartS)
+      ? RepMeasurer.descentDuration(StuckReadings.removed(from: samples), rise: rise) : nil
+    let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown, loweredS: lowered)
     // The top this descent began at is a counted rep's lockout, and the
     // lifter went on without a set's rest (the set was ended by command):
     // a lifter's top, whatever set it was in.
@@ -439,6 +458,11 @@ public struct Analyzer: Sendable {
     {
       sets.withdraw(.oneWay, into: &events)
     }
+  }
+
+  /// Whether the sonar was silent at some time between two times.
+  private func silent(from: Double, to: Double) -> Bool {
+    silences.contains { $0.upperBound > from && $0.lowerBound < to }
   }
 
   /// At the end of a set a provisional rep is decided with what is known.

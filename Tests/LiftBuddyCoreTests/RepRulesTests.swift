@@ -220,6 +220,52 @@ import Testing
     #expect(e.reports.first?.reps.count == 3)
   }
 
+  /// The clip handled on a bar that stands on the hooks between humps for
+  /// longer than a lifter braces (`RepRules.minStandBeforeSetS`): each
+  /// hump dips 36–40 cm and comes back, falling in 0.25 s, faster than any
+  /// loaded bar is lowered into a set (`RepRules.minFirstLoweringS`). No
+  /// set, for the eccentric-first lifts and the unknown exercise, which
+  /// took the humps for a round trip from a stand (a set of three). Not at
+  /// 15 Hz: there the despiker takes each hump's fastest readings for
+  /// spikes, and what is left reads as a 0.33 s descent (the descent is
+  /// timed on the readings kept, which can only make it read slower).
+  @Test func aClipHandledBetweenStandsIsNoSet() {
+    var phases: [Phase] = []
+    for dip in [36.0, 40, 38] {
+      phases += [.init(duration: 0.8, deltaCm: 0), .init(duration: 0.25, deltaCm: -dip)]
+      phases += [.init(duration: 0.25, deltaCm: dip)]
+    }
+    phases.append(.init(duration: 20, deltaCm: 0))
+    let lift = SyntheticLift(startCm: 146, leadIn: 2, phases: phases)
+    for exercise in [Exercise.squat, .benchPress, nil] {
+      for rate in [20.0, 40] {
+        let e = events(lift, exercise, rate: rate)
+        #expect(e.reps.isEmpty, "\(exercise?.rawValue ?? "unknown") at \(rate) Hz")
+        #expect(e.reports.isEmpty, "\(exercise?.rawValue ?? "unknown") at \(rate) Hz")
+      }
+    }
+  }
+
+  /// The other side of that rule: bench presses lowered as fast as speed
+  /// work lowers them, 35 cm in half a second from a one-second brace,
+  /// touch and go, are one set of four.
+  @Test func fastLoweredBenchPressesFromAStandAreASet() {
+    var phases: [Phase] = [.init(duration: 1.0, deltaCm: 0)]
+    for _ in 0..<4 {
+      phases += [.init(duration: 0.5, deltaCm: -35), .init(duration: 0.4, deltaCm: 35)]
+      phases += [.init(duration: 0.3, deltaCm: 0)]
+    }
+    phases.append(.init(duration: 20, deltaCm: 0))
+    let lift = SyntheticLift(startCm: 110, leadIn: 2, phases: phases)
+    for exercise in [Exercise.benchPress, nil] {
+      for rate in [15.0, 20, 40] {
+        let e = events(lift, exercise, rate: rate)
+        #expect(
+          e.reports.map(\.reps.count) == [4], "\(exercise?.rawValue ?? "unknown") at \(rate) Hz")
+      }
+    }
+  }
+
   @Test func humpsThatNeverStandAtTheTopConfirmNoDeadlift() {
     // The bar on the floor (20 cm); the clip is swung twice, 37 and 31 cm
     // up and straight back (no lockout is ever shown), half a second apart.

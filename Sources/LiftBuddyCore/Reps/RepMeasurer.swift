@@ -298,14 +298,29 @@ struct RepMeasurer: Sendable {
   /// there). From raw readings: the rise is tens of centimetres, the noise
   /// one.
   static func riseDuration(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Double? {
-    let height = rise.peak.cm - rise.valley.cm
-    let low = rise.valley.cm + 0.2 * height
-    let high = rise.valley.cm + 0.8 * height
+    transitDuration(samples, from: rise.valley, to: rise.peak)
+  }
+
+  /// The descent into the rise, timed as `riseDuration` times the rise:
+  /// from the top the bar came down from (nil when it did not come down).
+  static func descentDuration(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Double? {
+    rise.previousPeak.flatMap { transitDuration(samples, from: $0, to: rise.valley) }
+  }
+
+  /// The time from 20 % to 80 % of the way between two turns, up or down,
+  /// scaled to the whole move.
+  static func transitDuration(_ samples: [TimedHeight], from: TimedHeight, to: TimedHeight)
+    -> Double?
+  {
+    let way = to.cm - from.cm
+    guard way != 0 else { return nil }
+    // How far past the point `share` of the way a reading is, along the
+    // move (positive beyond it), so a descent reads as a rise.
+    let sign: Double = way > 0 ? 1 : -1
+    let past = { (s: TimedHeight, share: Double) in sign * (s.cm - (from.cm + share * way)) }
     guard
-      let t20 = samples.last(where: { $0.t <= rise.peak.t && $0.t >= rise.valley.t && $0.cm <= low }
-      )?
-      .t,
-      let t80 = samples.first(where: { $0.t > t20 && $0.cm >= high })?.t
+      let t20 = samples.last(where: { $0.t <= to.t && $0.t >= from.t && past($0, 0.2) <= 0 })?.t,
+      let t80 = samples.first(where: { $0.t > t20 && past($0, 0.8) >= 0 })?.t
     else { return nil }
     return (t80 - t20) / 0.6
   }
