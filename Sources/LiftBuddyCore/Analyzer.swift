@@ -401,11 +401,17 @@ public struct Analyzer: Sendable {
       return
     }
     // The descent is timed on the sonar's own readings (a stuck run ending
-    // in a jump is no drop), and not at all across a gap in them: the bar
-    // may have gone lower, and for longer, while the sonar was silent.
-    let lowered =
-      cameDown && !silent(from: rise.previousPeak?.t ?? 0, to: rep.concentricStartS)
-      ? RepMeasurer.descentDuration(StuckReadings.removed(from: samples), rise: rise) : nil
+    // in a jump is no drop), and not at all across a silence of the sonar
+    // from its middle on: the bar may have gone lower, and for longer,
+    // while the sonar was silent.
+    let descent =
+      cameDown
+      ? rise.previousPeak.flatMap {
+        RepMeasurer.transit(StuckReadings.removed(from: samples), from: $0, to: rise.valley)
+      } : nil
+    let lowered = descent.flatMap {
+      silent(from: $0.lowerBound, to: rep.concentricStartS) ? nil : RepMeasurer.scaled($0)
+    }
     let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown, loweredS: lowered)
     // The top this descent began at is a counted rep's lockout, and the
     // lifter went on without a set's rest (the set was ended by command):

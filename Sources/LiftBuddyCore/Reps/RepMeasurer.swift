@@ -298,19 +298,19 @@ struct RepMeasurer: Sendable {
   /// there). From raw readings: the rise is tens of centimetres, the noise
   /// one.
   static func riseDuration(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Double? {
-    transitDuration(samples, from: rise.valley, to: rise.peak)
+    transit(samples, from: rise.valley, to: rise.peak).map(scaled)
   }
 
-  /// The descent into the rise, timed as `riseDuration` times the rise:
-  /// from the top the bar came down from (nil when it did not come down).
-  static func descentDuration(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Double? {
-    rise.previousPeak.flatMap { transitDuration(samples, from: $0, to: rise.valley) }
+  /// A transit's span scaled to the whole move: a smooth move spends about
+  /// 60 % of its time between 20 % and 80 % of the way.
+  static func scaled(_ transit: ClosedRange<Double>) -> Double {
+    (transit.upperBound - transit.lowerBound) / 0.6
   }
 
-  /// The time from 20 % to 80 % of the way between two turns, up or down,
-  /// scaled to the whole move.
-  static func transitDuration(_ samples: [TimedHeight], from: TimedHeight, to: TimedHeight)
-    -> Double?
+  /// When the bar was last short of 20 % of the way between two turns, up
+  /// or down, and when it next passed 80 %.
+  static func transit(_ samples: [TimedHeight], from: TimedHeight, to: TimedHeight)
+    -> ClosedRange<Double>?
   {
     let way = to.cm - from.cm
     guard way != 0 else { return nil }
@@ -322,7 +322,7 @@ struct RepMeasurer: Sendable {
       let t20 = samples.last(where: { $0.t <= to.t && $0.t >= from.t && past($0, 0.2) <= 0 })?.t,
       let t80 = samples.first(where: { $0.t > t20 && past($0, 0.8) >= 0 })?.t
     else { return nil }
-    return (t80 - t20) / 0.6
+    return t20...t80
   }
 
   private func measureFixed(

@@ -118,15 +118,16 @@ enum RepRules {
   /// half a second as the fastest a lifter lowers one into a set's first
   /// rep (the quick descents of speed work; self-selected eccentrics take
   /// 1–2 s), and the 20–80 % transit it is timed by
-  /// (`RepMeasurer.descentDuration`, scaled to the whole move) reads a
+  /// (`RepMeasurer.transit`, scaled to the whole move) reads a
   /// smooth half-second descent as 0.34 s. The hump of a clip in a hand
   /// falls in 0.1–0.4 s and reads 0.07–0.27 s. Not judged (nil) across a
-  /// gap in the readings. Tune seeds 201–600: reports that were no set
-  /// 33 → 22 (clip-handling 21 → 10), reps invented 95 → 59, none missed
-  /// and no other scenario changed; 0.4 s gave 17 and still missed none,
-  /// 0.5 s missed 53 reps: 0.4 s sits at the edge of our own simulator's
-  /// quickest eccentric (0.8 s), and a faster lifter's first rep, with
-  /// the set it starts, would be lost to it.
+  /// silence of the sonar from the descent's middle on. Tune seeds
+  /// 201–600: reports that were no set 33 → 20 (clip-handling 21 → 8),
+  /// reps invented 95 → 55, none missed and no other scenario changed;
+  /// 0.4 s gave 13 and still missed none, 0.5 s missed 59 reps: 0.4 s
+  /// sits at the edge of our own simulator's quickest eccentric (0.8 s),
+  /// and a faster lifter's first rep, with the set it starts, would be
+  /// lost to it.
   static let minFirstLoweringS = 0.3
 
   static func cameDownFromStand(_ rise: TurnFinder.Rise, cameDownFirst: Bool, loweredS: Double?)
