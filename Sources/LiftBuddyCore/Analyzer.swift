@@ -400,19 +400,10 @@ public struct Analyzer: Sendable {
     else {
       return
     }
-    // The descent is timed on the sonar's own readings (a stuck run ending
-    // in a jump is no drop), and not at all across a silence of the sonar
-    // from its middle on: the bar may have gone lower, and for longer,
-    // while the sonar was silent.
-    let descent =
-      cameDown
-      ? rise.previousPeak.flatMap {
-        RepMeasurer.transit(StuckReadings.removed(from: samples), from: $0, to: rise.valley)
-      } : nil
-    let lowered = descent.flatMap {
-      silent(from: $0.lowerBound, to: rep.concentricStartS) ? nil : RepMeasurer.scaled($0)
-    }
-    let fromStand = RepRules.cameDownFromStand(rise, cameDownFirst: cameDown, loweredS: lowered)
+    let fromStand = RepRules.cameDownFromStand(
+      rise, cameDownFirst: cameDown,
+      descent: cameDown
+        ? firstDescent(rise, samples: samples, concentricStartS: rep.concentricStartS) : nil)
     // The top this descent began at is a counted rep's lockout, and the
     // lifter went on without a set's rest (the set was ended by command):
     // a lifter's top, whatever set it was in.
@@ -464,6 +455,26 @@ public struct Analyzer: Sendable {
     {
       sets.withdraw(.oneWay, into: &events)
     }
+  }
+
+  /// How the descent into a rise was seen (`RepRules.Descent`), or nil
+  /// where it cannot be judged: it is timed on the sonar's own readings (a
+  /// stuck run ending in a jump is no drop), and not judged across a
+  /// silence of the sonar from its middle on (the bar may have gone lower,
+  /// and for longer, while the sonar was silent) nor where a stuck run hid
+  /// its middle.
+  private func firstDescent(
+    _ rise: TurnFinder.Rise, samples: [TimedHeight], concentricStartS: Double
+  ) -> RepRules.Descent? {
+    let kept = StuckReadings.removed(from: samples)
+    guard let top = rise.previousPeak,
+      let span = RepMeasurer.transit(kept, from: top, to: rise.valley),
+      !silent(from: span.lowerBound, to: concentricStartS)
+    else { return nil }
+    let inside = { (s: TimedHeight) in s.t > span.lowerBound && s.t < span.upperBound }
+    let seen = kept.lazy.filter(inside).count
+    if seen >= RepRules.minDescentReadingsSeen { return .timed(RepMeasurer.scaled(span)) }
+    return samples.lazy.filter(inside).count > seen ? nil : .unseen
   }
 
   /// Whether the sonar was silent at some time between two times.

@@ -106,6 +106,33 @@ struct EvaluationTests {
     #expect(reports.map(\.reps.count) == stream.truth.sets.map(\.reps.count))
   }
 
+  /// A clip handled on a bar that stands between its humps long enough
+  /// to brace: each hump came down from a stand and went back up, the
+  /// shape of an eccentric-first round trip, and two of them made a set.
+  /// Each falls faster than a loaded bar is lowered
+  /// (`RepRules.minFirstLoweringS`).
+  @Test("Humps of a handled clip between stands are no set")
+  func clipHumpsBetweenStandsAreNoSet() {
+    for seed: UInt64 in [213, 269, 355] {
+      let stream = Simulator.run(Scenario.clipHandling.request(seed: seed))
+      let reports = RecordedStreamAnalysis.reports(for: stream.bytes, sourceName: "replay:x.lbs")
+      #expect(reports.map(\.reps.count) == stream.truth.sets.map(\.reps.count), "seed \(seed)")
+    }
+  }
+
+  /// A burst of wrong readings while the bar rests (284, 20, 15, then a
+  /// stuck 62 cm under a bar at 134) is the shape of a deep squat from a
+  /// stand, and was a set of one. None of its "descent" lay
+  /// between 20 % and 80 % of the way (`RepRules.minDescentReadingsSeen`).
+  @Test("A burst of wrong readings in a rest is no set")
+  func garbageBurstInARestIsNoSet() {
+    for seed: UInt64 in [325, 354] {
+      let stream = Simulator.run(Scenario.sensorFaults.request(seed: seed))
+      let reports = RecordedStreamAnalysis.reports(for: stream.bytes, sourceName: "replay:x.lbs")
+      #expect(reports.map(\.reps.count) == stream.truth.sets.map(\.reps.count), "seed \(seed)")
+    }
+  }
+
   @Test("TimedAnalysis times each event by the last row fed, and its reports are analyze's")
   func timedAnalysis() {
     let stream = Simulator.run(

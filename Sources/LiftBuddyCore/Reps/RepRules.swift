@@ -114,27 +114,53 @@ enum RepRules {
   /// standing that long.
   static let minStandBeforeSetS = 0.5
 
-  /// A set's first descent is a loaded bar lowered under control. We take
-  /// half a second as the fastest a lifter lowers one into a set's first
-  /// rep (the quick descents of speed work; self-selected eccentrics take
-  /// 1–2 s), and the 20–80 % transit it is timed by
-  /// (`RepMeasurer.transit`, scaled to the whole move) reads a
+  /// A set's first descent is a loaded bar lowered under control, and
+  /// seen to be. We take half a second as the fastest a lifter lowers one
+  /// into a set's first rep (the quick descents of speed work;
+  /// self-selected eccentrics take 1–2 s), and the 20–80 % transit it is
+  /// timed by (`RepMeasurer.transit`, scaled to the whole move) reads a
   /// smooth half-second descent as 0.34 s. The hump of a clip in a hand
-  /// falls in 0.1–0.4 s and reads 0.07–0.27 s. Not judged (nil) across a
-  /// silence of the sonar from the descent's middle on. Tune seeds
-  /// 201–600: reports that were no set 33 → 20 (clip-handling 21 → 8),
-  /// reps invented 95 → 55, none missed and no other scenario changed;
-  /// 0.4 s gave 13 and still missed none, 0.5 s missed 59 reps: 0.4 s
-  /// sits at the edge of our own simulator's quickest eccentric (0.8 s),
-  /// and a faster lifter's first rep, with the set it starts, would be
-  /// lost to it.
+  /// falls in 0.1–0.4 s and reads 0.07–0.27 s. Tune seeds 201–600:
+  /// reports that were no set 33 → 20 (clip-handling 21 → 8), reps
+  /// invented 95 → 55, none missed and no other scenario changed; 0.4 s
+  /// gave 13 and still missed none, 0.5 s missed 59 reps: 0.4 s sits at
+  /// the edge of our own simulator's quickest eccentric (0.8 s), and a
+  /// faster lifter's first rep, with the set it starts, would be lost to it.
   static let minFirstLoweringS = 0.3
+  /// A bar lowered passes through the middle of its descent in view of
+  /// the sonar: at 15 Hz a half-second descent leaves about three readings
+  /// between 20 % and 80 % of the way. A descent with none there that the
+  /// despiker kept jumped from the top to the bottom or went through
+  /// garbage: a burst of wrong readings in a rest (the sonar reads 27, 14,
+  /// 64, 30 cm under a bar on the hooks at 138 and is back) makes a
+  /// "squat" of just that shape. Not asked where a stuck run hid the
+  /// middle, nor across a silence. Tune seeds 201–600: reports that were
+  /// no set 20 → 13 (sensor-faults 5 → 2, rack-session, soft-floor,
+  /// warm-up, continuous-sets 1 → 0 each), and 6 first reps missed, each
+  /// a real descent whose readings a sensor fault took (garbage over it,
+  /// or a stuck run whose end the despiker took for a jump); asking for 2
+  /// readings gave 12 and missed 8.
+  static let minDescentReadingsSeen = 1
 
-  static func cameDownFromStand(_ rise: TurnFinder.Rise, cameDownFirst: Bool, loweredS: Double?)
+  /// A set's first descent as the readings showed it.
+  enum Descent: Equatable, Sendable {
+    /// Its 20–80 % transit, scaled to the whole move, in seconds.
+    case timed(Double)
+    /// No reading kept between 20 % and 80 % of the way.
+    case unseen
+  }
+
+  /// A descent not judged (nil: the sonar silent or stuck through it) is
+  /// taken as a lifter's.
+  static func cameDownFromStand(_ rise: TurnFinder.Rise, cameDownFirst: Bool, descent: Descent?)
     -> Bool
   {
-    cameDownFirst && rise.previousPeakStoodS >= minStandBeforeSetS
-      && (loweredS ?? .infinity) >= minFirstLoweringS
+    guard cameDownFirst, rise.previousPeakStoodS >= minStandBeforeSetS else { return false }
+    switch descent {
+    case nil: return true
+    case .unseen: return false
+    case .timed(let s): return s >= minFirstLoweringS
+    }
   }
 
   /// Whether a first rep may be final at its top: only eccentric-first
