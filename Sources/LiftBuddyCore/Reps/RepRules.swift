@@ -131,8 +131,8 @@ enum RepRules {
   /// the sonar: at 15 Hz a half-second descent leaves about three readings
   /// between 20 % and 80 % of the way. A descent with none there that the
   /// despiker kept jumped from the top to the bottom or went through
-  /// garbage: a burst of wrong readings in a rest (the sonar reads 27, 14,
-  /// 64, 30 cm under a bar on the hooks at 138 and is back) makes a
+  /// garbage: a burst of wrong readings in a rest (the sonar reads 284,
+  /// 20, 15 and a stuck 62 cm under a bar at 134, and is back) makes a
   /// "squat" of just that shape. Not asked where a stuck run hid the
   /// middle, nor across a silence. Tune seeds 201–600: reports that were
   /// no set 20 → 13 (sensor-faults 5 → 2, rack-session, soft-floor,
