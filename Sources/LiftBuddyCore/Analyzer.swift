@@ -468,7 +468,7 @@ public struct Analyzer: Sendable {
   ) -> RepRules.Descent? {
     let kept = StuckReadings.removed(from: samples)
     guard let top = rise.previousPeak,
-      let span = RepMeasurer.transit(kept, from: top, to: rise.valley),
+      let span = RepMeasurer.transit(kept, from: top, to: rise.valley, atCrossings: true),
       !silent(from: span.lowerBound, to: concentricStartS)
     else { return nil }
     let inside = { (s: TimedHeight) in s.t > span.lowerBound && s.t < span.upperBound }

@@ -145,21 +145,24 @@ import Testing
 
   /// A bar parked on the hooks (82 cm), and a dip of 25 cm and back below
   /// it as the clip is clipped on: the shape of a bench press's first rep
-  /// from a stand. The clip turns in the hand (25°): no set. The same dip
-  /// with the clip tilted as a crooked but lifted bar is (12°) counts.
+  /// from a stand, lowered as a lifter lowers one (0.6 s; quicker, it is a
+  /// hump that `RepRules.minFirstLoweringS` refuses at any tilt). The clip
+  /// turns in the hand (25°): no set. The same dip with the clip tilted as
+  /// a crooked but lifted bar is (12°) counts.
   @Test func aDipWithTheClipInAHandStartsNoSet() {
     for (tilt, sets) in [(25.0, 0), (12.0, 1)] {
-      let reports = setsFromADipAtTheHooks { t in t >= 4.9 && t <= 5.8 ? tilt : 0.5 }
+      let reports = setsFromADipAtTheHooks { t in t >= 4.9 && t <= 6.0 ? tilt : 0.5 }
       #expect(reports.count == sets, "tilt \(tilt)°")
     }
   }
 
   /// The reports of a bench press's dip below a bar on the hooks (82 cm,
-  /// 25 cm down and back from t = 5 s) with the clip's roll over time.
+  /// 25 cm down in 0.6 s from t = 5 s and back in 0.35 s) with the clip's
+  /// roll over time.
   func setsFromADipAtTheHooks(roll: (Double) -> Double) -> [LiftReport] {
     let dip = SyntheticLift(
       startCm: 82, leadIn: 5,
-      phases: [.init(duration: 0.35, deltaCm: -25), .init(duration: 0.35, deltaCm: 25)])
+      phases: [.init(duration: 0.6, deltaCm: -25), .init(duration: 0.35, deltaCm: 25)])
     let bench = SessionInfo(source: "test", exercise: .benchPress)
     return analyze(dip.lines(rateHz: 20, roll: roll), session: bench).reports
   }
@@ -168,7 +171,7 @@ import Testing
   /// clip taken off the bar and put back is, and level by the time the bar
   /// rises (tune clip-handling seed 313: a one-rep set in a rest): no set.
   @Test func aClipTurnedOnTheWayDownStartsNoSet() {
-    let reports = setsFromADipAtTheHooks { t in t >= 4.9 && t <= 5.2 ? 30 : 0.5 }
+    let reports = setsFromADipAtTheHooks { t in t >= 4.9 && t <= 5.4 ? 30 : 0.5 }
     #expect(reports.isEmpty, "\(reports.map { $0.reps.count })")
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LiftBuddyCore
@@ -218,6 +219,34 @@ import Testing
     let e = events(SyntheticLift(startCm: 146, leadIn: 2, phases: phases), .squat)
     #expect(e.reports.count == 1)
     #expect(e.reports.first?.reps.count == 3)
+  }
+
+  /// A smooth 40 cm descent in 0.35 s (a clip's hump; half a cosine)
+  /// passes 20 % and 80 % of the way 0.144 s apart (41 % of its time),
+  /// read within 0.015 s at any rate and phase of the readings, and under
+  /// `RepRules.minFirstLoweringS` scaled. At the readings' own times the
+  /// span grows by up to a period at each end: at 15 Hz the hump can read
+  /// longer than a lifter's half-second lowering does at the crossings.
+  @Test func aDescentIsTimedAtItsCrossingsAtAnyRate() {
+    let top = TimedHeight(t: 1, cm: 100)
+    let bottom = TimedHeight(t: 1.35, cm: 60)
+    for rate in [15.0, 20.0, 40.0] {
+      for phase in [0.0, 0.3, 0.7] {
+        let readings = (0..<40).map { i -> TimedHeight in
+          let t = 0.5 + (Double(i) + phase) / rate
+          let x = min(max((t - top.t) / (bottom.t - top.t), 0), 1)
+          let share = (1 - cos(Double.pi * x)) / 2
+          return TimedHeight(t: t, cm: (top.cm + share * (bottom.cm - top.cm)).rounded())
+        }
+        let crossings = RepMeasurer.transit(readings, from: top, to: bottom, atCrossings: true)
+        let times = RepMeasurer.transit(readings, from: top, to: bottom)
+        let span = crossings.map { $0.upperBound - $0.lowerBound } ?? 0
+        #expect(abs(span - 0.144) < 0.015, "\(rate) Hz, phase \(phase): \(span) s")
+        #expect(RepMeasurer.scaled(crossings!) < RepRules.minFirstLoweringS)
+        let readSpan = times.map { $0.upperBound - $0.lowerBound } ?? 0
+        #expect(readSpan >= span && readSpan <= span + 2 / rate + 1e-9)
+      }
+    }
   }
 
   /// The clip handled on a bar that stands on the hooks between humps for

@@ -110,10 +110,12 @@ struct EvaluationTests {
   /// to brace: each hump came down from a stand and went back up, the
   /// shape of an eccentric-first round trip, and two of them made a set.
   /// Each falls faster than a loaded bar is lowered
-  /// (`RepRules.minFirstLoweringS`).
+  /// (`RepRules.minFirstLoweringS`). Seeds 295, 390 and 414 were sets of
+  /// four, one and two while the descent was timed at the readings' own
+  /// times: a 0.35 s hump at 20 Hz read 0.33 s, at the crossings 0.25 s.
   @Test("Humps of a handled clip between stands are no set")
   func clipHumpsBetweenStandsAreNoSet() {
-    for seed: UInt64 in [213, 269, 355] {
+    for seed: UInt64 in [213, 269, 295, 355, 390, 414] {
       let stream = Simulator.run(Scenario.clipHandling.request(seed: seed))
       let reports = RecordedStreamAnalysis.reports(for: stream.bytes, sourceName: "replay:x.lbs")
       #expect(reports.map(\.reps.count) == stream.truth.sets.map(\.reps.count), "seed \(seed)")

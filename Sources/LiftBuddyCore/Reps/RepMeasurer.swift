@@ -307,11 +307,20 @@ struct RepMeasurer: Sendable {
     (transit.upperBound - transit.lowerBound) / 0.6
   }
 
-  /// When the bar was last short of 20 % of the way between two turns, up
-  /// or down, and when it next passed 80 %.
-  static func transit(_ samples: [TimedHeight], from: TimedHeight, to: TimedHeight)
-    -> ClosedRange<Double>?
-  {
+  /// The bar's transit between two turns, up or down: from when it was
+  /// last short of 20 % of the way to when it next passed 80 %. Read at
+  /// the readings' own times, each end lies up to a reading's period
+  /// outside the crossing, so the span grows as the rate falls (at 15 Hz a
+  /// 0.35 s hump read like a half-second move). `atCrossings` reads both
+  /// ends where the straight line between a reading short of the point and
+  /// the next one crosses it instead: the same span at any rate. The
+  /// rise's duration (`riseDuration`: the window's scale and the drive's
+  /// time, `RepRules.minUnheldDriveS`) keeps the readings' times its
+  /// constants were measured with (at the crossings, tune seeds 201–600
+  /// lost 36 reps of continuous sets).
+  static func transit(
+    _ samples: [TimedHeight], from: TimedHeight, to: TimedHeight, atCrossings: Bool = false
+  ) -> ClosedRange<Double>? {
     let way = to.cm - from.cm
     guard way != 0 else { return nil }
     // How far past the point `share` of the way a reading is, along the
@@ -319,10 +328,19 @@ struct RepMeasurer: Sendable {
     let sign: Double = way > 0 ? 1 : -1
     let past = { (s: TimedHeight, share: Double) in sign * (s.cm - (from.cm + share * way)) }
     guard
-      let t20 = samples.last(where: { $0.t <= to.t && $0.t >= from.t && past($0, 0.2) <= 0 })?.t,
-      let t80 = samples.first(where: { $0.t > t20 && past($0, 0.8) >= 0 })?.t
+      let i20 = samples.lastIndex(where: { $0.t <= to.t && $0.t >= from.t && past($0, 0.2) <= 0 }),
+      let i80 = samples[(i20 + 1)...].firstIndex(where: { past($0, 0.8) >= 0 })
     else { return nil }
-    return t20...t80
+    guard atCrossings else { return samples[i20].t...samples[i80].t }
+    // The reading after i20 is past 20 % and the one before i80 short of
+    // 80 % (or i20 itself): each pair straddles its point.
+    let crossing = { (a: TimedHeight, b: TimedHeight, share: Double) -> Double in
+      let (pa, pb) = (past(a, share), past(b, share))
+      return pb > pa ? a.t + (b.t - a.t) * min(-pa / (pb - pa), 1) : b.t
+    }
+    let t20 = crossing(samples[i20], samples[i20 + 1], 0.2)
+    let t80 = crossing(samples[i80 - 1], samples[i80], 0.8)
+    return t20 <= t80 ? t20...t80 : nil
   }
 
   private func measureFixed(
