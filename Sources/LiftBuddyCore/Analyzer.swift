@@ -403,7 +403,9 @@ public struct Analyzer: Sendable {
     let fromStand = RepRules.cameDownFromStand(
       rise, cameDownFirst: cameDown,
       descent: cameDown
-        ? firstDescent(rise, samples: samples, concentricStartS: rep.concentricStartS) : nil)
+        ? firstDescent(
+          rise, samples: samples, kept: measured.kept, concentricStartS: rep.concentricStartS)
+        : nil)
     // The top this descent began at is a counted rep's lockout, and the
     // lifter went on without a set's rest (the set was ended by command):
     // a lifter's top, whatever set it was in.
@@ -458,15 +460,15 @@ public struct Analyzer: Sendable {
   }
 
   /// How the descent into a rise was seen (`RepRules.Descent`), or nil
-  /// where it cannot be judged: it is timed on the sonar's own readings (a
-  /// stuck run ending in a jump is no drop), and not judged across a
-  /// silence of the sonar from its middle on (the bar may have gone lower,
-  /// and for longer, while the sonar was silent) nor where a stuck run hid
-  /// its middle.
+  /// where it cannot be judged: it is timed on the sonar's own readings
+  /// (`kept`: the measurer's, a stuck run's repeats out, as a stuck run
+  /// ending in a jump is no drop), and not judged across a silence of the
+  /// sonar from its middle on (the bar may have gone lower, and for
+  /// longer, while the sonar was silent) nor where a stuck run hid its
+  /// middle.
   private func firstDescent(
-    _ rise: TurnFinder.Rise, samples: [TimedHeight], concentricStartS: Double
+    _ rise: TurnFinder.Rise, samples: [TimedHeight], kept: [TimedHeight], concentricStartS: Double
   ) -> RepRules.Descent? {
-    let kept = StuckReadings.removed(from: samples)
     guard let top = rise.previousPeak,
       let span = RepMeasurer.transit(kept, from: top, to: rise.valley, atCrossings: true),
       !silent(from: span.lowerBound, to: concentricStartS)

@@ -193,6 +193,10 @@ struct RepMeasurer: Sendable {
   struct Measured: Sendable {
     var analysis: RepAnalysis
     var eccentricStartS: Double?
+    /// The readings it was measured on, a stuck sonar's repeats out
+    /// (`StuckReadings`, not bridged): the rules time the descent before
+    /// a set's first rep on the same readings.
+    var kept: [TimedHeight] = []
   }
 
   /// Concentric phases shorter than this, or faster on average, are not a
@@ -244,7 +248,10 @@ struct RepMeasurer: Sendable {
     for sparse in sparseHelps ? [false, true] : [false] {
       for nearGuess in [false, true] {
         for readings in attempts {
-          if let m = gated(readings, nearGuess, sparse) { return m }
+          if var m = gated(readings, nearGuess, sparse) {
+            m.kept = cleaned
+            return m
+          }
         }
       }
     }
