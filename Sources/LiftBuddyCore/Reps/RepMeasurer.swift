@@ -318,7 +318,8 @@ struct RepMeasurer: Sendable {
   /// last short of 20 % of the way to when it next passed 80 %. Read at
   /// the readings' own times, each end lies up to a reading's period
   /// outside the crossing, so the span grows as the rate falls (at 15 Hz a
-  /// 0.35 s hump read like a half-second move). `atCrossings` reads both
+  /// 0.35 s hump can read longer than a half-second lowering does at the
+  /// crossings). `atCrossings` reads both
   /// ends where the straight line between a reading short of the point and
   /// the next one crosses it instead: the same span at any rate. The
   /// rise's duration (`riseDuration`: the window's scale and the drive's
