@@ -322,9 +322,13 @@ public struct Analyzer: Sendable {
     measuredRise = (rise.valley.t, rise.peak.cm)
     let from = (rise.previousPeak?.t ?? rise.valley.t) - 2 * configuration.smoothingWindowS - 1
     let samples = Array(heights.drop { $0.t < from })
+    // What the bar did: `rise` stays the turn finder's, which names it.
+    let lift =
+      session.exercise == .deadlift
+      ? RepRules.anchoredAtRest(rise, samples: samples, noiseCm: noise.sigmaCm) : rise
     guard
       let measured = measurer.measure(
-        samples: samples, rise: rise, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
+        samples: samples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
         maxRomCm: RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise),
         attitude: attitude, noiseCm: noise.sigmaCm)
     else {
@@ -344,7 +348,7 @@ public struct Analyzer: Sendable {
     let rep = measured.analysis.report
     if let previousEnd = sets.lastRepEndS, rep.concentricStartS < previousEnd { return }
 
-    let ends = RepRules.Ends(bottomCm: rise.valley.cm, topCm: rise.peak.cm)
+    let ends = RepRules.Ends(bottomCm: lift.valley.cm, topCm: lift.peak.cm)
     let cameDown = RepRules.cameDownFirst(
       rise, concentricStartS: rep.concentricStartS, minRiseCm: minRiseCm)
     if let band = sets.band {
@@ -428,7 +432,7 @@ public struct Analyzer: Sendable {
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
         cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
-        droveS: RepMeasurer.riseDuration(samples, rise: rise) ?? 0, session: session,
+        droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0, session: session,
         into: &events)
     }
   }

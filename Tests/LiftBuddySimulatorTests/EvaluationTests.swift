@@ -122,6 +122,20 @@ struct EvaluationTests {
     }
   }
 
+  /// A clip taken off the sleeve of a deadlift bar lying at 23–25 cm,
+  /// swung down to 2–6 cm, rested on the sleeve for 0.15–0.4 s and lifted
+  /// in a hump: sets of one, two and one from the dip, as a pull from the
+  /// floor asks no stand. Judged from the rest (`RepRules.anchoredAtRest`), the
+  /// hump is no pull.
+  @Test("A clip swung below the floor a deadlift bar lay on is no set")
+  func clipSwungBelowTheFloorIsNoSet() {
+    for seed: UInt64 in [315, 382, 430] {
+      let stream = Simulator.run(Scenario.clipHandling.request(seed: seed))
+      let reports = RecordedStreamAnalysis.reports(for: stream.bytes, sourceName: "replay:x.lbs")
+      #expect(reports.map(\.reps.count) == stream.truth.sets.map(\.reps.count), "seed \(seed)")
+    }
+  }
+
   /// A burst of wrong readings while the bar rests (284, 20, 15, then a
   /// stuck 62 cm under a bar at 134) is the shape of a deep squat from a
   /// stand, and was a set of one. None of its "descent" lay
