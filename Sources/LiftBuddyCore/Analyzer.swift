@@ -322,7 +322,9 @@ public struct Analyzer: Sendable {
     measuredRise = (rise.valley.t, rise.peak.cm)
     let from = (rise.previousPeak?.t ?? rise.valley.t) - 2 * configuration.smoothingWindowS - 1
     let samples = Array(heights.drop { $0.t < from })
-    // What the bar did: `rise` stays the turn finder's, which names it.
+    // The rise as the bar made it (a deadlift's from the floor it lay on)
+    // is what is measured and judged; `rise`, the turn finder's, keeps
+    // naming it (its valley's time is how the set tracker knows it).
     let lift =
       session.exercise == .deadlift
       ? RepRules.anchoredAtRest(rise, samples: samples, noiseCm: noise.sigmaCm) : rise
