@@ -255,9 +255,9 @@ enum RepRules {
   /// 3 → 0), reps invented 24 → 20, none missed, nothing else changed; the
   /// same without the rest (any rise from below the floor refused) missed
   /// 9 first pulls after echo bursts.
-  static func anchoredAtRest<C: BidirectionalCollection<TimedHeight>>(
-    _ rise: TurnFinder.Rise, samples: C, noiseCm: Double
-  ) -> TurnFinder.Rise {
+  static func anchoredAtRest(_ rise: TurnFinder.Rise, samples: [TimedHeight], noiseCm: Double)
+    -> TurnFinder.Rise
+  {
     guard let level = lastStand(samples, before: rise.valley.t, noiseCm: noiseCm) else {
       return rise
     }
@@ -287,22 +287,24 @@ enum RepRules {
   }
 
   /// The level of the bar's last stand (`minStandBeforeSetS`) before `t`.
-  private static func lastStand<C: BidirectionalCollection<TimedHeight>>(
-    _ samples: C, before t: Double, noiseCm: Double
-  ) -> Double? {
-    var before: [TimedHeight] = []
-    for s in samples.reversed() where s.t <= t { before.append(s) }
+  /// The readings are in time order; each window ends at a reading and
+  /// reaches back `minStandBeforeSetS`.
+  private static func lastStand(_ samples: [TimedHeight], before t: Double, noiseCm: Double)
+    -> Double?
+  {
+    guard let last = samples.lastIndex(where: { $0.t <= t }) else { return nil }
     var window: [Double] = []
-    var oldest = 0
-    for newest in before.indices {
-      while oldest < before.count, before[newest].t - before[oldest].t <= minStandBeforeSetS {
-        oldest += 1
+    // One before the window's oldest reading.
+    var beyond = last
+    for newest in stride(from: last, through: 0, by: -1) {
+      while beyond >= 0, samples[newest].t - samples[beyond].t <= minStandBeforeSetS {
+        beyond -= 1
       }
       // Only whole windows: the oldest readings kept cannot show a stand.
-      guard oldest < before.count else { return nil }
-      guard oldest - newest >= minReadingsToJudgeStand else { continue }
+      guard beyond >= 0 else { return nil }
+      guard newest - beyond >= minReadingsToJudgeStand else { continue }
       window.removeAll(keepingCapacity: true)
-      for s in before[newest..<oldest] { window.append(s.cm) }
+      for s in samples[(beyond + 1)...newest] { window.append(s.cm) }
       if let level = stood(&window, noiseCm: noiseCm) { return level }
     }
     return nil
