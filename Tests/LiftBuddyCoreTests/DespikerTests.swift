@@ -222,6 +222,38 @@ import Testing
     #expect(risen.map(\.cm) == [60, 65, 70, 75, 80, 85, 95, 100, 105])
   }
 
+  @Test func readingsAmongNoEchoValuesNeedTheSameConfirmation() {
+    // A bar resting in a bench's hooks at 93 cm (tune sensor-faults seed
+    // 529), the sonar alternating its no-echo value (400) with readings,
+    // some of them 0 and 20–50 cm. Passed one at a time, 50.1 was held
+    // (within a fall from the track) and 21.6 confirmed it (on the line
+    // 92 → 50 carried on): a 70 cm drop and a 43 cm "rep".
+    let readings: [(Double, Double)] = [
+      (98.31, 93.1), (98.35, 400), (98.39, 93.5), (98.44, 400), (98.48, 94.1), (98.53, 400),
+      (98.57, 92.5), (98.61, 400), (98.65, 92.0), (98.70, 400), (98.74, 93.9), (98.78, 400),
+      (98.83, 94.1), (98.87, 400), (98.91, 92.4), (98.96, 400), (99.00, 0.0), (99.04, 400),
+      (99.09, 433.1), (99.13, 400), (99.17, 50.1), (99.22, 400), (99.26, 0.0), (99.30, 400),
+      (99.35, 21.6), (99.39, 400), (99.43, 24.8), (99.48, 400), (99.52, 0.0), (99.56, 400),
+      (99.61, 0.0), (99.65, 400), (99.69, 95.1), (99.73, 400), (99.78, 94.7), (99.82, 400),
+      (99.86, 94.2), (99.91, 400), (99.95, 93.4), (100.00, 400), (100.04, 93.5),
+      (100.08, 400), (100.12, 92.1), (100.17, 400), (100.21, 93.2),
+    ]
+    let kept = despike(readings).kept
+    #expect(kept.allSatisfy { $0.cm > 85 }, "\(kept.map(\.cm))")
+    #expect(kept.filter { $0.t > 99.6 }.count == 7, "\(kept.map(\.cm))")
+    // The counterpart: a bar lowered at 1 m/s while every other reading
+    // is the no-echo value. Each reading after one is held, confirmed by
+    // the next two, and kept.
+    var lowered: [(Double, Double)] = (0..<8).map { i in (Double(i) * 0.05, 120) }
+    for i in 0..<12 {
+      let t = 0.4 + Double(i) * 0.05
+      lowered.append((t, i % 2 == 0 ? 400 : (120 - 100 * (t - 0.4)).rounded()))
+    }
+    let gate = despike(lowered)
+    #expect(gate.removed == 6, "\(gate.kept.map(\.cm))")
+    #expect(gate.kept.map(\.cm) == Array(repeating: 120, count: 8) + [115, 105, 95, 85, 75, 65])
+  }
+
   @Test func echoesOnALineFasterThanABarStartNoTrack() {
     // A bar resting on the hooks at 88 cm (tune sensor-faults seed 294)
     // under a burst of echoes off legs and plates. After 0.5 s without an

@@ -27,6 +27,7 @@ struct Despiker: Sendable {
   mutating func push(_ s: TimedHeight, emit: (TimedHeight) -> Void) {
     guard Self.plausibleRange.contains(s.cm) else {
       outOfRange += 1
+      gate.noteNoEcho()
       return
     }
     gate.push(s, emit: emit)
