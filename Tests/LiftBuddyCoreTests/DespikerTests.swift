@@ -254,6 +254,46 @@ import Testing
     #expect(gate.kept.map(\.cm) == Array(repeating: 120, count: 8) + [115, 105, 95, 85, 75, 65])
   }
 
+  /// What a despiker passes on when the sonar's noise is already known.
+  func despike(_ readings: [(Double, Double)], noiseCm: Double) -> [TimedHeight] {
+    var d = Despiker()
+    d.noiseCm = noiseCm
+    var kept: [TimedHeight] = []
+    for (t, cm) in readings { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
+    d.flush { kept.append($0) }
+    return kept
+  }
+
+  @Test func aRepeatedValueOnANoisyMillimetreClipStartsNoTrack() {
+    // A squat bar resting in the hooks at 138 cm (tune sensor-faults seed
+    // 236: millimetres, σ 1.2 cm), echoes for 0.3 s, then 57.3 six times.
+    // After the silence the run started a track, and the bar's return to
+    // 138 cm became an 81 cm "rep".
+    let readings: [(Double, Double)] = [
+      (102.915, 136.8), (102.965, 138.4), (103.015, 138.5), (103.065, 138.9), (103.115, 138.2),
+      (103.165, 137.1), (103.215, 139.2), (103.266, 138.5), (103.315, 136.5), (103.365, 137.4),
+      (103.415, 136.5), (103.466, 138.4), (103.515, 138.4), (103.565, 137.5), (103.615, 135.6),
+      (103.665, 137.8), (103.715, 140.9), (103.765, 138.7), (103.815, 136.2), (103.865, 139.0),
+      (103.915, 137.3), (103.965, 27.6), (104.015, 14.2), (104.165, 64.5), (104.215, 30.4),
+      (104.316, 57.3), (104.365, 57.3), (104.415, 57.3), (104.466, 57.3), (104.515, 57.3),
+      (104.565, 57.3), (104.615, 139.0), (104.665, 136.4), (104.715, 136.1), (104.765, 137.2),
+      (104.815, 138.1), (104.865, 2.2), (104.915, 137.9), (104.965, 138.2), (105.016, 41.2),
+      (105.065, 137.6), (105.115, 138.5), (105.165, 138.6), (105.215, 137.9), (105.265, 138.9),
+      (105.315, 138.2),
+    ]
+    let kept = despike(readings, noiseCm: 1.2)
+    #expect(kept.allSatisfy { $0.cm > 130 }, "\(kept.map(\.cm))")
+    // The counterpart: the bar really went there while the readings were
+    // lost (put down onto blocks), and its readings carry the noise: a
+    // track at once.
+    let lowered = readings.prefix(25) + [
+      (104.316, 57.3), (104.365, 58.9), (104.415, 56.4), (104.466, 57.8), (104.515, 56.1),
+      (104.565, 58.2), (104.615, 57.0), (104.665, 57.9),
+    ]
+    let followed = despike(Array(lowered), noiseCm: 1.2)
+    #expect(followed.filter { $0.cm < 60 }.count >= 6, "\(followed.map(\.cm))")
+  }
+
   @Test func echoesOnALineFasterThanABarStartNoTrack() {
     // A bar resting on the hooks at 88 cm (tune sensor-faults seed 294)
     // under a burst of echoes off legs and plates. After 0.5 s without an

@@ -74,6 +74,12 @@ struct TrackGate: Sendable {
   /// there stays longer).
   static let stuckSpeedCmPerS = 15.0
   static let maxStuckS = 0.8
+  /// A clip that reports millimetres, under this much noise (σ, cm), reads
+  /// one value twice in a row by chance about once in 25 (two readings in
+  /// one 1 mm bin), three or more times in a row almost never: such a run
+  /// is a stuck sonar even when the bar was at rest before it. A clip that
+  /// reports whole centimetres repeats values at rest all the time.
+  static let stuckNoiseCm = 0.5
 
   private var track: [TimedHeight] = []  // newest last, ≤ trackReadings
   private var held: TimedHeight? = nil  // a reading waiting for the next one
@@ -110,6 +116,15 @@ struct TrackGate: Sendable {
   /// floor's 3 cm made a bar at rest at lockout fail it).
   var noiseCm = 0.0
   private var bootstrap: [TimedHeight] = []  // ≤ bootstrapReadings
+  /// Readings pushed, and those with a fraction of a centimetre: the clip's
+  /// resolution, for `repeatsAreRare`.
+  private var readingsSeen = 0
+  private var fractionalReadings = 0
+  /// Whether one value read again is a stuck sonar rather than chance
+  /// (`stuckNoiseCm`): such a run then starts no track.
+  private var repeatsAreRare: Bool {
+    2 * fractionalReadings > readingsSeen && noiseCm >= Self.stuckNoiseCm
+  }
   private var offTrack: [TimedHeight] = []  // consecutive rejected readings
   private(set) var removed = 0
   /// The track's speed when it last accepted a reading.
@@ -152,6 +167,8 @@ struct TrackGate: Sendable {
   }
 
   mutating func push(_ s: TimedHeight, emit: (TimedHeight) -> Void) {
+    readingsSeen &+= 1
+    if s.cm != s.cm.rounded() { fractionalReadings &+= 1 }
     if run?.cm != s.cm { run = s }
     if stuckRepeat(s) {
       removed += 1
@@ -311,13 +328,18 @@ struct TrackGate: Sendable {
     return abs(run.cm - last.cm) > Self.marginCm + Self.maxSpeedCmPerS * (run.t - last.t)
   }
 
-  /// Readings that all repeat one value, soon after the track was moving:
-  /// a stuck sonar, not a bar.
+  /// Readings that all repeat one value, soon after the track was moving
+  /// or on a clip whose readings repeat by chance too rarely
+  /// (`stuckNoiseCm`): a stuck sonar, not a bar. A bar resting at 138 cm
+  /// (millimetres, σ 1.2 cm) under a burst of echoes, then 57.3 six times:
+  /// the run started a track after the silence, and the bar's return to
+  /// 138 cm was a 81 cm "squat" (tune sensor-faults 236). Tune seeds
+  /// 201–600: 2 streams changed, that report gone, summed MV error −0.01.
   private func stuck(_ points: some Collection<TimedHeight>) -> Bool {
     guard let first = points.first, let last = points.max(by: { $0.t < $1.t }) else {
       return false
     }
-    return abs(trackSpeed) > Self.stuckSpeedCmPerS
+    return (abs(trackSpeed) > Self.stuckSpeedCmPerS || repeatsAreRare)
       && last.t - lastAcceptedT < Self.maxStuckS
       && points.allSatisfy { $0.cm == first.cm }
   }
