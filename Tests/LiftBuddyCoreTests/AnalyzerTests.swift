@@ -201,6 +201,51 @@ import Testing
     }
   }
 
+  @Test func aSonarSwitchingBetweenTheFloorAndAnObstacleIsNoSet() {
+    // A bar resting on a bench's hooks: the sonar reads the floor (106 cm)
+    // and a rack foot under the clip (89 cm) in turns of 2–6 readings,
+    // every switch within one period (independent simulator, bench
+    // sessions' rests). Each return to the floor was a 17 cm "rep".
+    var lines: [(t: Double, line: String)] = []
+    let jitter: [Double] = [0, 1, -1, 2, -2, 1, 0, -1, 1]
+    var state: UInt64 = 12345
+    var t = 0.0
+    var onFloor = true
+    var i = 0
+    while t < 90 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let run = 2 + Int((state >> 33) % 7)
+      for _ in 0..<run {
+        let cm = (onFloor ? 106.0 : 89.0) + jitter[i % jitter.count]
+        lines.append((t, "s:\(Int(cm))"))
+        t += 0.057
+        i += 1
+      }
+      onFloor.toggle()
+    }
+    let events = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+    #expect(events.reports.isEmpty, "sets of \(events.reports.map(\.reps.count)) reps")
+    #expect(events.reps.count == 0)
+  }
+
+  @Test func aRepWhoseRiseWentUnseenStillCountsWhenItsDescentWasSeen() {
+    // Three squats; every reading of the second rise's middle lost (an
+    // echo burst and a dropout across it). The bar was seen going down:
+    // the round trip stands.
+    var phases: [SyntheticLift.Phase] = []
+    for _ in 0..<3 {
+      phases += [.init(duration: 1.0, deltaCm: -50), .init(duration: 0.8, deltaCm: 50)]
+      phases.append(.init(duration: 1.5, deltaCm: 0))
+    }
+    let lift = SyntheticLift(startCm: 140, leadIn: 2, phases: phases)
+    let second = lift.truth[1]
+    let lines = lift.lines(rateHz: 20).filter { entry in
+      !(entry.t > second.start + 0.1 && entry.t < second.end - 0.1 && entry.line.hasPrefix("s:"))
+    }
+    let reps = analyze(lines).reports.first?.reps ?? []
+    #expect(reps.count == 3)
+  }
+
   @Test func deadliftStartsWithTheConcentric() {
     // Floor, pull, hold, lower; three times.
     var phases: [SyntheticLift.Phase] = []

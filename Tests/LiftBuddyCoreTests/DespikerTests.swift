@@ -286,10 +286,11 @@ import Testing
     // The counterpart: the bar really went there while the readings were
     // lost (put down onto blocks), and its readings carry the noise: a
     // track at once.
-    let lowered = readings.prefix(25) + [
-      (104.316, 57.3), (104.365, 58.9), (104.415, 56.4), (104.466, 57.8), (104.515, 56.1),
-      (104.565, 58.2), (104.615, 57.0), (104.665, 57.9),
-    ]
+    let lowered =
+      readings.prefix(25) + [
+        (104.316, 57.3), (104.365, 58.9), (104.415, 56.4), (104.466, 57.8), (104.515, 56.1),
+        (104.565, 58.2), (104.615, 57.0), (104.665, 57.9),
+      ]
     let followed = despike(Array(lowered), noiseCm: 1.2)
     #expect(followed.filter { $0.cm < 60 }.count >= 6, "\(followed.map(\.cm))")
   }
