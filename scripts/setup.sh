@@ -4,7 +4,8 @@
 # tools its tests drive for real (systemd-analyze, GNU time), the firmware
 # toolchain (avr-gcc, Arduino core, simavr), Mosquitto (the MQTT tests'
 # real broker and its command-line clients), Python's jsonschema for the
-# report schema check, headless Chromium for the web view's tests, and qemu
+# report schema check, NumPy and SciPy for the independent simulator and
+# the plain-script baseline, headless Chromium for the web view's tests, and qemu
 # and debootstrap for the Debian guest of scripts/vm-test.sh. Swift itself
 # (6.0 or newer) must already be on PATH:
 # see README.md.
@@ -15,6 +16,7 @@ packages=(
   libmosquitto-dev mosquitto mosquitto-clients              # CMosquitto; the MQTT tests' broker
   openssl                                                   # the MQTT TLS tests' certificates
   systemd time python3 python3-jsonschema                   # tests and benchmarks
+  python3-numpy python3-scipy                               # scripts/independent-sim, baseline.py
   gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libelf-dev make g++  # Firmware/
   chromium fonts-dejavu-core                                 # the web view's browser tests
   qemu-system-x86 debootstrap e2fsprogs dpkg-dev             # scripts/vm-test.sh, package-deb.sh

@@ -74,6 +74,28 @@ reports() {
 step "reports valid against the schema" reports
 # (Accuracy against the targets is the Swift test "Accuracy on SampleStreams".)
 
+# Streams we did not make: 24 sessions of scripts/independent-sim (written
+# from the contract and published biomechanics, not from our simulator).
+# Seeds 9000–9023 were looked at (BENCHMARKS.md, fourteenth pass): the
+# floor is what they measured then (94.0 % exact, 1 report that was no
+# set, precision 0.952), so a regression fails here. Held-out seeds
+# (50000 on) are for BENCHMARKS.md only.
+independent() {
+  local d
+  d="$(mktemp -d)"
+  /usr/bin/python3 scripts/independent-sim/simulate.py --seed 9000 --count 24 --out "$d" >/dev/null \
+    || return 1
+  "$(bin_dir)/liftbuddy" evaluate "$d"/*.lbs --by none | tee /tmp/liftbuddy-independent.txt \
+    | awk '$1 == "liftbuddy" && $2 == "TOTAL" {
+        found = 1
+        if ($5 < 93 || $6 > 1 || $10 < 0.95) { print "below the floor: " $0; bad = 1 }
+      } END { exit !(found && !bad) }'
+  local status=$?
+  rm -rf "$d"
+  return "$status"
+}
+step "independent simulator: 24 sessions above the floor" independent
+
 # 4. The firmware: Uno image within flash/RAM, host tests, firmware in the loop.
 step "firmware build (Uno)" make -C Firmware
 step "firmware host tests" make -C Firmware test
