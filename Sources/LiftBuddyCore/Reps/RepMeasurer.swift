@@ -242,9 +242,13 @@ struct RepMeasurer: Sendable {
       let low = min(a.cm, b.cm)
       let high = max(a.cm, b.cm)
       let margin = max(seenRampShare * (high - low), seenNoiseSigmas * noiseCm)
-      return samples.contains {
-        $0.t > a.t && $0.t < b.t && $0.cm > low + margin && $0.cm < high - margin
+      // From the newest back: the rise is measured at its top, at the end
+      // of the buffer, and the buffer can hold minutes before it.
+      for s in samples.reversed() {
+        if s.t <= a.t { break }
+        if s.t < b.t, s.cm > low + margin, s.cm < high - margin { return true }
       }
+      return false
     }
     if seen(from: rise.valley, to: rise.peak) { return true }
     guard let top = rise.previousPeak,
