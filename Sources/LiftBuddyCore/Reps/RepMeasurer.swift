@@ -228,7 +228,7 @@ struct RepMeasurer: Sendable {
   /// the rise's ramp nor inside the descent just before it is a sonar
   /// switching between two targets, not a bar. A bar resting on a bench's
   /// hooks over a rack foot read the floor (106 cm) and the foot (89 cm)
-  /// in turns of 2–6 readings for minutes, every switch within one period:
+  /// in turns of 2–8 readings for minutes, every switch within one period:
   /// 17 cm "reps" by the dozen (independent simulator, seed 9000 on: 513
   /// of 521 invented reps were in rests). A bar's move takes 0.15 s or
   /// more and leaves readings on one ramp or the other; a rep whose ramp

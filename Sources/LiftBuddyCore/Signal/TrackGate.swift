@@ -75,7 +75,7 @@ struct TrackGate: Sendable {
   static let stuckSpeedCmPerS = 15.0
   static let maxStuckS = 0.8
   /// A clip that reports millimetres, under this much noise (σ, cm), reads
-  /// one value twice in a row by chance about once in 25 (two readings in
+  /// one value twice in a row by chance about once in 20 (two readings in
   /// one 1 mm bin), three or more times in a row almost never: such a run
   /// is a stuck sonar even when the bar was at rest before it. A clip that
   /// reports whole centimetres repeats values at rest all the time.
