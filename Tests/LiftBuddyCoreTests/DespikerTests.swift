@@ -22,9 +22,12 @@ import Testing
   }
 
   /// What a despiker passes on from (time, cm) readings, and how many it
-  /// removed.
-  func despike(_ readings: [(Double, Double)]) -> (kept: [TimedHeight], removed: Int) {
+  /// removed; `noiseCm` as if the sonar's noise were already measured.
+  func despike(_ readings: [(Double, Double)], noiseCm: Double = 0) -> (
+    kept: [TimedHeight], removed: Int
+  ) {
     var d = Despiker()
+    d.noiseCm = noiseCm
     var kept: [TimedHeight] = []
     for (t, cm) in readings { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
     d.flush { kept.append($0) }
@@ -254,16 +257,6 @@ import Testing
     #expect(gate.kept.map(\.cm) == Array(repeating: 120, count: 8) + [115, 105, 95, 85, 75, 65])
   }
 
-  /// What a despiker passes on when the sonar's noise is already known.
-  func despike(_ readings: [(Double, Double)], noiseCm: Double) -> [TimedHeight] {
-    var d = Despiker()
-    d.noiseCm = noiseCm
-    var kept: [TimedHeight] = []
-    for (t, cm) in readings { d.push(TimedHeight(t: t, cm: cm)) { kept.append($0) } }
-    d.flush { kept.append($0) }
-    return kept
-  }
-
   @Test func aRepeatedValueOnANoisyMillimetreClipStartsNoTrack() {
     // A squat bar resting in the hooks at 138 cm (tune sensor-faults seed
     // 236: millimetres, σ 1.2 cm), echoes for 0.3 s, then 57.3 six times.
@@ -281,7 +274,7 @@ import Testing
       (105.065, 137.6), (105.115, 138.5), (105.165, 138.6), (105.215, 137.9), (105.265, 138.9),
       (105.315, 138.2),
     ]
-    let kept = despike(readings, noiseCm: 1.2)
+    let kept = despike(readings, noiseCm: 1.2).kept
     #expect(kept.allSatisfy { $0.cm > 130 }, "\(kept.map(\.cm))")
     // The counterpart: the bar really went there while the readings were
     // lost (put down onto blocks), and its readings carry the noise: a
@@ -291,7 +284,7 @@ import Testing
         (104.316, 57.3), (104.365, 58.9), (104.415, 56.4), (104.466, 57.8), (104.515, 56.1),
         (104.565, 58.2), (104.615, 57.0), (104.665, 57.9),
       ]
-    let followed = despike(Array(lowered), noiseCm: 1.2)
+    let followed = despike(Array(lowered), noiseCm: 1.2).kept
     #expect(followed.filter { $0.cm < 60 }.count >= 6, "\(followed.map(\.cm))")
   }
 
