@@ -272,6 +272,30 @@ import Testing
     #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 2) == seen)
   }
 
+  /// A first rise out of a rest has no descent to be seen on. A resting
+  /// bar's sonar stepping from an obstacle (94 cm) to the floor (125 cm)
+  /// within a few periods is no rise (independent simulator, squat speed
+  /// work's rests: 8 invented reps on the looked-at seeds); the same step
+  /// across 0.6 s of silence may have hidden a pull, and counts.
+  @Test(arguments: [(0.12, false), (0.6, true)])
+  func aFirstRiseUnseenCountsOnlyAcrossADropout(silentS: Double, seen: Bool) {
+    var samples: [TimedHeight] = []
+    var t = 0.0
+    for _ in 0..<20 {
+      samples.append(TimedHeight(t: t, cm: 94))
+      t += 0.04
+    }
+    let valley = samples[samples.count - 1]
+    t += silentS - 0.04
+    for _ in 0..<10 {
+      samples.append(TimedHeight(t: t, cm: 125))
+      t += 0.04
+    }
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: samples[20], previousPeak: nil, arrivedAtValleyT: 0)
+    #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1) == seen)
+  }
+
   /// The counterpart: short bench presses (22 cm) over the same mat, whose
   /// middle would vanish at 5 σ of 2.5 cm from either end, still count.
   @Test func shortRepsOverANoisyMatStillCount() {
