@@ -217,8 +217,8 @@ struct RepMeasurer: Sendable {
   /// over a mat (σ 2–3 cm, heavy-tailed: the deviation is read from the
   /// median residual) a bar at rest reads 5–12 cm off its level now and
   /// then. Independent simulator, looked-at seeds 9000–9059, invented
-  /// reps: 1 σ 236, 3 σ 97, 5 σ 45 (with `seenMaxMarginShare`), no true
-  /// rep lost.
+  /// reps: 1 σ 236, 3 σ 97, 5 σ 45 (with `seenMaxMarginShare`, whose
+  /// floor is what it costs on our soft-floor scenarios).
   static let seenNoiseSigmas = 5.0
   /// But never so far in that no middle is left: a tenth of the ramp
   /// stays, so a short rep over a mat (22 cm at σ 2.5) can still be seen.
