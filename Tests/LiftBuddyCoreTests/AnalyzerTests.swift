@@ -272,6 +272,33 @@ import Testing
     #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 2) == seen)
   }
 
+  /// A ramp is seen only when its middle is crossed: a reading inside it
+  /// between one at the bottom and one at the top. A sonar switching
+  /// between the hooks (96 cm) and a rack foot (70 cm) under a resting
+  /// bar now and then reads between them, amid top readings (independent
+  /// simulator, bench rests: 16 of 24 invented reps on the looked-at
+  /// seeds); the same reading on the way up is a ramp seen.
+  @Test(arguments: [([96.0, 84, 96], false), ([70.0, 84, 96], true)])
+  func aRampIsSeenWhenItsMiddleIsCrossed(afterValley: [Double], seen: Bool) {
+    var samples: [TimedHeight] = []
+    var t = 0.0
+    func add(_ cm: Double) {
+      samples.append(TimedHeight(t: t, cm: cm))
+      t += 0.05
+    }
+    for _ in 0..<6 { add(96) }
+    let top = samples[samples.count - 1]
+    for _ in 0..<6 { add(70) }
+    let arrived = samples[6].t
+    let valley = samples[samples.count - 1]
+    afterValley.forEach(add)
+    let peak = samples[samples.count - 1]
+    for _ in 0..<4 { add(96) }
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: peak, previousPeak: top, arrivedAtValleyT: arrived)
+    #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1) == seen)
+  }
+
   /// A first rise out of a rest has no descent to be seen on. A resting
   /// bar's sonar stepping from an obstacle (94 cm) to the floor (125 cm)
   /// within a few periods is no rise (independent simulator, squat speed
