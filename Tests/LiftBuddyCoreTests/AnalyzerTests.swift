@@ -252,23 +252,8 @@ import Testing
     ([76.0, 80, 84, 88, 92], true),
   ])
   func aReadingFourDeviationsOffAnEndIsNoRampSeen(middle: [Double], seen: Bool) {
-    var samples: [TimedHeight] = []
-    var t = 0.0
-    func add(_ cm: Double) {
-      samples.append(TimedHeight(t: t, cm: cm))
-      t += 0.04
-    }
-    for _ in 0..<10 { add(96) }
-    let top = samples[samples.count - 1]
-    for _ in 0..<10 { add(71) }
-    let arrived = samples[10].t
-    let valley = samples[samples.count - 1]
-    middle.forEach(add)
-    add(96)
-    let peak = samples[samples.count - 1]
-    for _ in 0..<5 { add(96) }
-    let rise = TurnFinder.Rise(
-      valley: valley, peak: peak, previousPeak: top, arrivedAtValleyT: arrived)
+    let (samples, rise) = Self.switchedRise(
+      topCm: 96, bottomCm: 71, run: 10, periodS: 0.04, afterValley: middle + [96])
     #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 2) == seen)
   }
 
@@ -280,23 +265,33 @@ import Testing
   /// seeds); the same reading on the way up is a ramp seen.
   @Test(arguments: [([96.0, 84, 96], false), ([70.0, 84, 96], true)])
   func aRampIsSeenWhenItsMiddleIsCrossed(afterValley: [Double], seen: Bool) {
+    let (samples, rise) = Self.switchedRise(
+      topCm: 96, bottomCm: 70, run: 6, periodS: 0.05, afterValley: afterValley)
+    #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1) == seen)
+  }
+
+  /// A sonar's switch from the top to the bottom (`run` readings each),
+  /// then `afterValley`, whose last reading is the rise's peak, and a
+  /// few more at the top.
+  static func switchedRise(
+    topCm: Double, bottomCm: Double, run: Int, periodS: Double, afterValley: [Double]
+  ) -> ([TimedHeight], TurnFinder.Rise) {
     var samples: [TimedHeight] = []
     var t = 0.0
     func add(_ cm: Double) {
       samples.append(TimedHeight(t: t, cm: cm))
-      t += 0.05
+      t += periodS
     }
-    for _ in 0..<6 { add(96) }
-    let top = samples[samples.count - 1]
-    for _ in 0..<6 { add(70) }
-    let arrived = samples[6].t
-    let valley = samples[samples.count - 1]
+    for _ in 0..<run { add(topCm) }
+    let top = samples[run - 1]
+    for _ in 0..<run { add(bottomCm) }
+    let valley = samples[2 * run - 1]
     afterValley.forEach(add)
     let peak = samples[samples.count - 1]
-    for _ in 0..<4 { add(96) }
+    for _ in 0..<run / 2 { add(topCm) }
     let rise = TurnFinder.Rise(
-      valley: valley, peak: peak, previousPeak: top, arrivedAtValleyT: arrived)
-    #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1) == seen)
+      valley: valley, peak: peak, previousPeak: top, arrivedAtValleyT: samples[run].t)
+    return (samples, rise)
   }
 
   /// A first rise out of a rest has no descent to be seen on. A resting
