@@ -312,19 +312,39 @@ struct SessionPlanner {
 
   /// A lift's pulse: peak-to-mean ratio drawn in 1.4–2 (force–velocity
   /// studies of squat, bench and pull), a stop anywhere from creeping to
-  /// abrupt, and the accelerating share of the ramps 35–60 %. The ramps'
-  /// total length follows from the ratio, capped at the whole pulse.
+  /// abrupt (`creepShare`), and the accelerating share of the ramps
+  /// 35–60 %. The ramps' total length follows from the ratio, capped at
+  /// the whole pulse.
   mutating func pulse(at start: Double, displacement: Double, duration: Double)
     -> VelocityPulse
   {
     let ratio = rng.uniform(Self.peakToMean)
-    let smoothStop = rng.uniform(0...1)
+    let creep = displacement > 0 ? Self.creepShare(meanMps: abs(displacement) / 100 / duration) : 1
+    let smoothStop = rng.uniform(0...1) * creep
     let riseShare = rng.uniform(0.35...0.6)
     let perRamp = riseShare / 2 + (1 - riseShare) * (1 - VelocityPulse.fallArea(smoothStop))
     let ramps = min((1 - 1 / ratio) / perRamp, 1)
     return VelocityPulse(
       start: start, duration: duration, displacementCm: displacement, rise: ramps * riseShare,
       fall: ramps * (1 - riseShare), smoothStop: smoothStop)
+  }
+
+  /// How far toward a creeping stop a drive may end (the upper bound of
+  /// its `smoothStop`): 0 for a fast drive, which always brakes into
+  /// lockout, 1 for a slow one. A light lift's concentric ends in a braking
+  /// phase, the bar decelerating faster than gravity up to the stop
+  /// (Sánchez-Medina, Pérez & González-Badillo 2010, bench press: a large
+  /// share of a light rep's concentric); it shortens with load and is gone
+  /// near 1RM (Martínez-Cava et al. 2019), where the bar is slow. A drive
+  /// is "fast" above `brakedStopMps` (about 60 % of 1RM for a bench press)
+  /// and "slow" below it by
+  /// `creepRangeMps` (near-maximal loads). The first simulator drew every
+  /// stop from creeping to abrupt: a light rep crept to a stop as often
+  /// as it braked, unlike the real presses (BENCHMARKS.md, sixteenth pass).
+  static let brakedStopMps = 0.8
+  static let creepRangeMps = 0.5
+  static func creepShare(meanMps: Double) -> Double {
+    min(max((brakedStopMps - meanMps) / creepRangeMps, 0), 1)
   }
 
   func shiftedPulse(_ p: VelocityPulse, by offset: Double) -> VelocityPulse {
