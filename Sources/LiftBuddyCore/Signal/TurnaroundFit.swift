@@ -13,6 +13,13 @@
 /// −0.001, and the speed dependence gone (fast reps −0.022 → −0.007, slow
 /// +0.012 → +0.009). Parabolas beat steeper powers (2.5, 3: −0.02 to −0.11
 /// m/s): the shape of a start is closer to constant acceleration.
+///
+/// A lockout can also be fitted `braked`: a jerk term ⅙·j·min(0, t − τ)³,
+/// j ≤ 0, on its ramp. The parabolas decelerate evenly into the stop and
+/// placed a lockout braked hardest at the stop late, so light lifts read
+/// slow: the real presses −0.019 m/s, the independent streams −0.027
+/// (very fast reps −0.075). Braked: −0.003 and −0.007 (BENCHMARKS.md,
+/// seventeenth pass). Starts stay parabolas: no judge read them late.
 enum TurnaroundFit {
   /// The grid: every `stepS` across the window's readings, or ±`searchS`
   /// around a guess. 2 ms is a tenth of a 20 Hz period; ±0.12 s covers the
@@ -42,9 +49,11 @@ enum TurnaroundFit {
   /// Fits the readings in `window` (by time), the turnaround anywhere
   /// between its first and last reading or, with a `guess`, near it.
   /// `bottom` says which turnaround: the bar rises after a bottom (a₂ > 0)
-  /// and before a top (a₁ < 0). Nil when the readings cannot place it.
+  /// and before a top (a₁ < 0). `braked` lets a top's ramp brake harder
+  /// toward the stop (`brakingJerk`). Nil when the readings cannot place it.
   static func fit(
-    _ samples: [TimedHeight], in window: ClosedRange<Double>, guess: Double?, bottom: Bool
+    _ samples: [TimedHeight], in window: ClosedRange<Double>, guess: Double?, bottom: Bool,
+    braked: Bool = false
   ) -> Fit? {
     guard let lo = samples.firstIndex(where: { $0.t >= window.lowerBound }),
       let hi = samples.lastIndex(where: { $0.t <= window.upperBound }),
@@ -66,7 +75,7 @@ enum TurnaroundFit {
     let steps = Int(((last - first) / stepS).rounded(.down))
     for step in 0...steps {
       let tau = first + Double(step) * stepS
-      if let (fit, sse) = solve(points, tau: tau, bottom: bottom),
+      if let (fit, sse) = solve(points, tau: tau, bottom: bottom, braked: braked && !bottom),
         bottom ? fit.after > 0 : fit.before < 0,
         best == nil || sse < best!.sse
       {
@@ -76,9 +85,26 @@ enum TurnaroundFit {
     return best?.fit
   }
 
-  /// Least squares for (c, a₁, a₂) at a fixed τ: a 3×3 normal system. It
-  /// runs for every reading at every grid step, so nothing in it touches
-  /// the heap (inline arrays; `m` is row-major).
+  /// The basis functions at d = t − τ: 1, ½·min(0, d)², ½·max(0, d)² and
+  /// ⅙·min(0, d)³ (the braking jerk on a top's ramp).
+  private static let terms = 4
+  private static func basis(_ d: Double) -> InlineArray<4, Double> {
+    [1.0, d < 0 ? 0.5 * d * d : 0, d > 0 ? 0.5 * d * d : 0, d < 0 ? d * d * d / 6 : 0]
+  }
+
+  /// Which basis functions a fit uses (the rest held at zero).
+  private struct Terms {
+    var index: InlineArray<4, Int>
+    var count: Int
+    init(_ a: Int, _ b: Int, _ c: Int? = nil, _ d: Int? = nil) {
+      index = [a, b, c ?? 0, d ?? 0]
+      count = c == nil ? 2 : d == nil ? 3 : 4
+    }
+  }
+
+  /// Least squares for the curvatures (and a top's braking jerk) at a fixed
+  /// τ: a normal system of at most 4×4. It runs for every reading at every
+  /// grid step, so nothing in it touches the heap (inline arrays, row-major).
   ///
   /// The side away from the rep is a rest or the other phase, and either
   /// way the bar there is not moving toward the rep: before a bottom it
@@ -90,74 +116,119 @@ enum TurnaroundFit {
   /// MAE 0.91 → 0.85 cm, MV 0.0383 → 0.0380 m/s, soft-floor lockouts
   /// −0.020 → −0.008 s and its MV 0.060 → 0.057; on tune seeds 201–320,
   /// never tuned on: ROM 0.91 → 0.85, MV 0.0387 → 0.0379.
-  private static func solve(_ points: ArraySlice<TimedHeight>, tau: Double, bottom: Bool)
-    -> (Fit, Double)?
-  {
-    // Basis: 1, ½·min(0, t−τ)², ½·max(0, t−τ)².
-    var m = InlineArray<9, Double>(repeating: 0)
-    var v = InlineArray<3, Double>(repeating: 0)
-    for p in points {
-      let d = p.t - tau
-      let b: InlineArray<3, Double> = [1.0, d < 0 ? 0.5 * d * d : 0, d > 0 ? 0.5 * d * d : 0]
-      for i in 0..<3 {
-        v[i] += b[i] * p.cm
-        for j in 0..<3 { m[3 * i + j] += b[i] * b[j] }
-      }
-    }
+  ///
+  /// A braked top's jerk j is held at or below zero, so its ramp decelerates
+  /// hardest at the stop, never least (the velocity, as a function of
+  /// d ≤ 0, is a₁·d + ½·j·d²): a bar braked by the lifter into lockout
+  /// (Sánchez-Medina & González-Badillo 2010: the braking phase of a light
+  /// lift ends with the bar decelerating faster than gravity). A positive
+  /// jerk, a bar creeping to a stop, is the parabola's case already.
+  private static func solve(
+    _ points: ArraySlice<TimedHeight>, tau: Double, bottom: Bool, braked: Bool
+  ) -> (Fit, Double)? {
     // Both sides need readings, or that side's curvature is free.
-    guard m[4] > 1e-9, m[8] > 1e-9, var x = solve3(m, v) else { return nil }
+    var left = 0.0
+    var right = 0.0
+    for p in points {
+      let b = basis(p.t - tau)
+      left += b[1] * b[1]
+      right += b[2] * b[2]
+    }
+    guard left > 1e-9, right > 1e-9 else { return nil }
+    var x: InlineArray<4, Double>
+    if braked {
+      guard let free = leastSquares(points, tau: tau, Terms(0, 1, 2, 3)) else { return nil }
+      x = free
+      if x[3] > 0 {
+        guard let parabolas = leastSquares(points, tau: tau, Terms(0, 1, 2)) else { return nil }
+        x = parabolas
+      }
+    } else {
+      guard let parabolas = leastSquares(points, tau: tau, Terms(0, 1, 2)) else { return nil }
+      x = parabolas
+    }
     // Where the free fit breaks either sign (the rep side must rise from
     // a bottom or into a top), the constrained optimum holds the other
     // side flat.
     if bottom ? x[1] < 0 || x[2] <= 0 : x[2] > 0 || x[1] >= 0 {
-      // The other side flat: (c, rep side's a) from the 2×2 system.
-      let r = bottom ? 2 : 1
-      let det = m[0] * m[4 * r] - m[r] * m[r]
-      guard abs(det) > 1e-12 else { return nil }
-      x[0] = (v[0] * m[4 * r] - m[r] * v[r]) / det
-      x[r] = (m[0] * v[r] - m[r] * v[0]) / det
-      x[3 - r] = 0
+      let flat = bottom ? Terms(0, 2) : braked && x[3] < 0 ? Terms(0, 1, 3) : Terms(0, 1)
+      guard let held = leastSquares(points, tau: tau, flat) else { return nil }
+      x = held
+      if braked, x[3] > 0 {
+        guard let parabola = leastSquares(points, tau: tau, Terms(0, 1)) else { return nil }
+        x = parabola
+      }
     }
-    var sse = 0.0
-    for p in points {
-      let d = p.t - tau
-      let h = x[0] + (d < 0 ? 0.5 * x[1] * d * d : 0.5 * x[2] * d * d)
-      sse += (p.cm - h) * (p.cm - h)
-    }
-    return (Fit(t: tau, cm: x[0], before: x[1], after: x[2]), sse)
+    return (Fit(t: tau, cm: x[0], before: x[1], after: x[2]), sse(points, tau: tau, x))
   }
 
-  /// Gaussian elimination with partial pivoting.
-  private static func solve3(_ a: InlineArray<9, Double>, _ b: InlineArray<3, Double>)
-    -> InlineArray<3, Double>?
+  private static func sse(
+    _ points: ArraySlice<TimedHeight>, tau: Double, _ x: InlineArray<4, Double>
+  ) -> Double {
+    var sum = 0.0
+    for p in points {
+      let b = basis(p.t - tau)
+      var h = 0.0
+      for i in 0..<terms { h += x[i] * b[i] }
+      sum += (p.cm - h) * (p.cm - h)
+    }
+    return sum
+  }
+
+  /// The least-squares coefficients of `use` (the others zero), or nil when
+  /// the readings do not determine them.
+  private static func leastSquares(
+    _ points: ArraySlice<TimedHeight>, tau: Double, _ use: Terms
+  ) -> InlineArray<4, Double>? {
+    let n = use.count
+    var m = InlineArray<16, Double>(repeating: 0)
+    var v = InlineArray<4, Double>(repeating: 0)
+    for p in points {
+      let b = basis(p.t - tau)
+      for i in 0..<n {
+        let bi = b[use.index[i]]
+        v[i] += bi * p.cm
+        for j in 0..<n { m[4 * i + j] += bi * b[use.index[j]] }
+      }
+    }
+    guard let y = solve(m, v, n) else { return nil }
+    var x = InlineArray<4, Double>(repeating: 0)
+    for i in 0..<n { x[use.index[i]] = y[i] }
+    return x
+  }
+
+  /// Gaussian elimination with partial pivoting on the leading n×n block
+  /// of a row-major 4×4 matrix.
+  private static func solve(_ a: InlineArray<16, Double>, _ b: InlineArray<4, Double>, _ n: Int)
+    -> InlineArray<4, Double>?
   {
     var m = a
     var y = b
-    for col in 0..<3 {
+    for col in 0..<n {
       var pivot = col
-      for r in (col + 1)..<3 where abs(m[3 * r + col]) > abs(m[3 * pivot + col]) { pivot = r }
-      guard abs(m[3 * pivot + col]) > 1e-12 else { return nil }
+      for r in (col + 1)..<n where abs(m[4 * r + col]) > abs(m[4 * pivot + col]) { pivot = r }
+      guard abs(m[4 * pivot + col]) > 1e-12 else { return nil }
       if pivot != col {
-        for c in 0..<3 {
-          let t = m[3 * col + c]
-          m[3 * col + c] = m[3 * pivot + c]
-          m[3 * pivot + c] = t
+        for c in 0..<n {
+          let t = m[4 * col + c]
+          m[4 * col + c] = m[4 * pivot + c]
+          m[4 * pivot + c] = t
         }
         let t = y[col]
         y[col] = y[pivot]
         y[pivot] = t
       }
-      for r in (col + 1)..<3 {
-        let f = m[3 * r + col] / m[3 * col + col]
-        for c in col..<3 { m[3 * r + c] -= f * m[3 * col + c] }
+      for r in (col + 1)..<n {
+        let f = m[4 * r + col] / m[4 * col + col]
+        for c in col..<n { m[4 * r + c] -= f * m[4 * col + c] }
         y[r] -= f * y[col]
       }
     }
-    var x = InlineArray<3, Double>(repeating: 0)
-    for r in stride(from: 2, through: 0, by: -1) {
+    var x = InlineArray<4, Double>(repeating: 0)
+    for r in stride(from: n - 1, through: 0, by: -1) {
       var s = y[r]
-      for c in (r + 1)..<3 { s -= m[3 * r + c] * x[c] }
-      x[r] = s / m[3 * r + r]
+      for c in (r + 1)..<n { s -= m[4 * r + c] * x[c] }
+      x[r] = s / m[4 * r + r]
     }
     return x
   }
