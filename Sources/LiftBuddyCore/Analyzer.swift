@@ -297,14 +297,22 @@ public struct Analyzer: Sendable {
     turnScratch = found
   }
 
+  /// A swing as large as a rep keeps a set from ending (`SetTracker.restIsOver`)
+  /// only when the readings crossed its middle: a sonar switching between
+  /// the floor and a plate under a bar put down for the rest reads two
+  /// levels 21 cm apart in turns of a few readings, whose smoothed swings
+  /// kept an 80-s rest in one set (independent looked-at seed 9034).
   private mutating func noteSwing(_ turn: TurnFinder.Turn) {
-    let swing: (t: Double, cm: Double)
+    let swing: (from: TimedHeight, to: TimedHeight)
     switch turn {
-    case .topLeft(let rise): swing = (rise.peak.t, rise.peak.cm - rise.valley.cm)
-    case .bottom(let low, rising: true, from: let top?): swing = (low.t, top.cm - low.cm)
+    case .topLeft(let rise): swing = (rise.valley, rise.peak)
+    case .bottom(let low, rising: true, from: let top?): swing = (top, low)
     default: return
     }
-    if swing.cm >= minRiseCm { lastSwingT = max(lastSwingT ?? swing.t, swing.t) }
+    guard abs(swing.to.cm - swing.from.cm) >= minRiseCm,
+      RepMeasurer.crossed(heights, from: swing.from, to: swing.to, noiseCm: noise.sigmaCm)
+    else { return }
+    lastSwingT = max(lastSwingT ?? swing.to.t, swing.to.t)
   }
 
   /// A rise at its top: measured, then judged by `RepRules`.
@@ -450,10 +458,11 @@ public struct Analyzer: Sendable {
   ) {
     guard let p = sets.provisional, bottom.t > p.analysis.report.concentricEndS else { return }
     let held = (p.leftTopT ?? bottom.t) - p.analysis.report.concentricEndS
-    if RepRules.cameBackDown(
-      p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held,
-      droveS: p.droveS,
-      loweredS: from.map { bottom.t - $0.t } ?? 0)
+    if !switchedAfterLockout(p),
+      RepRules.cameBackDown(
+        p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held,
+        droveS: p.droveS,
+        loweredS: from.map { bottom.t - $0.t } ?? 0)
     {
       countedRiseValleyT = p.riseValleyT
       sets.confirm(into: &events)
@@ -463,6 +472,30 @@ public struct Analyzer: Sendable {
     {
       sets.withdraw(.oneWay, into: &events)
     }
+  }
+
+  /// Whether the sonar read the provisional rep's bottom and then its top
+  /// again sooner after its lockout than a bar can go down and back up
+  /// (lowered under control, `RepRules.minControlledLoweringS`, and driven,
+  /// `RepMeasurer.minConcentricS`): a sonar switching between two targets
+  /// under a resting bar (the floor and a rack foot or plate, in turns of
+  /// a few readings) makes rises and returns of a rep's size, and such a
+  /// return proves no round trip (independent looked-at seed 9004: a
+  /// 16-cm "set" in a rest).
+  private func switchedAfterLockout(_ p: SetTracker.Provisional) -> Bool {
+    let bottomEnd = p.ends.bottomCm + RepMeasurer.seenRampShare * p.ends.rangeCm
+    let topEnd = p.ends.topCm - RepMeasurer.seenRampShare * p.ends.rangeCm
+    let lockoutS = p.analysis.report.concentricEndS
+    let roundTripS = RepRules.minControlledLoweringS + RepMeasurer.minConcentricS
+    var atBottom = 0
+    for s in heights where s.t > lockoutS && s.t <= lockoutS + roundTripS {
+      if s.cm <= bottomEnd {
+        atBottom += 1
+      } else if s.cm >= topEnd, atBottom >= RepRules.minReturnReadingsAtBottom {
+        return true
+      }
+    }
+    return false
   }
 
   /// How the descent into a rise was seen (`RepRules.Descent`), or nil

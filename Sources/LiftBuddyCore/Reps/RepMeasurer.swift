@@ -259,6 +259,52 @@ struct RepMeasurer: Sendable {
   /// passed this way 0.9 s or had no reading at the bottom at all.
   static let unseenRiseDropoutS = 0.3
 
+  /// The middle's margin from either end of a move from `low` to `high`.
+  static func crossingMargin(_ low: Double, _ high: Double, noiseCm: Double) -> Double {
+    min(
+      max(seenRampShare * (high - low), seenNoiseSigmas * noiseCm),
+      seenMaxMarginShare * (high - low))
+  }
+
+  /// Whether the readings between `a` and `b` show a bar moving from one
+  /// to the other, not a sonar switching between two targets.
+  static func crossed<Readings: BidirectionalCollection<TimedHeight>>(
+    _ samples: Readings, from a: TimedHeight, to b: TimedHeight, noiseCm: Double
+  ) -> Bool {
+    let low = min(a.cm, b.cm)
+    let high = max(a.cm, b.cm)
+    let margin = crossingMargin(low, high, noiseCm: noiseCm)
+    // The middle must be crossed: a reading inside it whose nearest
+    // readings at either end, before and after it, are not at the same
+    // end. A stray reading amid a switching sonar's run at one end
+    // (top, middle, top) is not; a bar's ramp, however noisy, leaves
+    // one between a reading at each end. Invented reps, independent
+    // looked-at / held-out seeds: 24 → 8, 53 → 27; no rep lost on
+    // tune 201–600, 2 of 28 097 on held-out 5040–5399.
+    // From the newest back: the rise is measured at its top, at the end
+    // of the buffer, and the buffer can hold minutes before it.
+    let endCm = seenRampShare * (high - low)
+    // Whether the nearest end reading after the ones in hand is the top.
+    var laterAtTop = b.cm > a.cm
+    var sawMiddle = false
+    for s in samples.reversed() {
+      if s.t <= a.t { break }
+      guard s.t < b.t else { continue }
+      if s.cm > low + margin, s.cm < high - margin {
+        sawMiddle = true
+        continue
+      }
+      // An end is its outer `seenRampShare`: a noisy ramp's readings
+      // just outside a narrow middle are neither end.
+      let atTop = s.cm >= high - endCm
+      guard atTop || s.cm <= low + endCm else { continue }
+      if sawMiddle, atTop != laterAtTop { return true }
+      laterAtTop = atTop
+      sawMiddle = false
+    }
+    return sawMiddle && laterAtTop != (a.cm > b.cm)
+  }
+
   /// Whether the bar was seen moving in a round trip: no crossing of the
   /// middle of the rise's ramp nor of the descent just before it (a
   /// reading there between one at either end) is a sonar switching
@@ -275,43 +321,10 @@ struct RepMeasurer: Sendable {
     -> Bool
   {
     func margin(_ low: Double, _ high: Double) -> Double {
-      min(
-        max(seenRampShare * (high - low), seenNoiseSigmas * noiseCm),
-        seenMaxMarginShare * (high - low))
+      crossingMargin(low, high, noiseCm: noiseCm)
     }
     func seen(from a: TimedHeight, to b: TimedHeight) -> Bool {
-      let low = min(a.cm, b.cm)
-      let high = max(a.cm, b.cm)
-      let margin = margin(low, high)
-      // The middle must be crossed: a reading inside it whose nearest
-      // readings at either end, before and after it, are not at the same
-      // end. A stray reading amid a switching sonar's run at one end
-      // (top, middle, top) is not; a bar's ramp, however noisy, leaves
-      // one between a reading at each end. Invented reps, independent
-      // looked-at / held-out seeds: 24 → 8, 53 → 27; no rep lost on
-      // tune 201–600, 2 of 28 097 on held-out 5040–5399.
-      // From the newest back: the rise is measured at its top, at the end
-      // of the buffer, and the buffer can hold minutes before it.
-      let endCm = seenRampShare * (high - low)
-      // Whether the nearest end reading after the ones in hand is the top.
-      var laterAtTop = b.cm > a.cm
-      var sawMiddle = false
-      for s in samples.reversed() {
-        if s.t <= a.t { break }
-        guard s.t < b.t else { continue }
-        if s.cm > low + margin, s.cm < high - margin {
-          sawMiddle = true
-          continue
-        }
-        // An end is its outer `seenRampShare`: a noisy ramp's readings
-        // just outside a narrow middle are neither end.
-        let atTop = s.cm >= high - endCm
-        guard atTop || s.cm <= low + endCm else { continue }
-        if sawMiddle, atTop != laterAtTop { return true }
-        laterAtTop = atTop
-        sawMiddle = false
-      }
-      return sawMiddle && laterAtTop != (a.cm > b.cm)
+      crossed(samples, from: a, to: b, noiseCm: noiseCm)
     }
     /// From the last reading at the rise's bottom to the first at its top
     /// after it; nil when there is no such pair.

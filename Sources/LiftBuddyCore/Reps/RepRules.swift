@@ -113,6 +113,11 @@ enum RepRules {
   /// stands. A clip in someone's hand swings from hump to hump without
   /// standing that long.
   static let minStandBeforeSetS = 0.5
+  /// Readings at a provisional rep's bottom, before one at its top again,
+  /// that say the sonar switched between two targets after the lockout
+  /// (`Analyzer`'s `switchedAfterLockout`): one may be a stray echo the
+  /// despiker let by.
+  static let minReturnReadingsAtBottom = 2
 
   /// A set's first descent is a loaded bar lowered under control, and
   /// seen to be. We take half a second as the fastest a lifter lowers one
