@@ -572,10 +572,13 @@ struct RepMeasurer: Sendable {
       gatedEnd = fit.t
       gatedTop = fit.cm / 100
     }
-    if let fit = fitTurnaround(
-      samples, at: end, levelCm: top * 100, romCm: romCm, bottom: false,
-      braked: noiseCm <= Self.brakedMaxNoiseCm,
-      accept: { $0.t > start })
+    // Searched near the parabolas' lockout: a braked stop is found a few
+    // tens of milliseconds before it, and a search over the whole window
+    // (every 2 ms, a 4×4 system each) cost a fifth of `analyze`'s time.
+    if noiseCm <= Self.brakedMaxNoiseCm,
+      let fit = fitTurnaround(
+        samples, at: gatedEnd, levelCm: top * 100, romCm: romCm, bottom: false, braked: true,
+        nearGuess: true, accept: { $0.t > start })
     {
       end = fit.t
       top = fit.cm / 100
@@ -660,12 +663,12 @@ struct RepMeasurer: Sendable {
   /// keeps the velocity's turnaround) when no fit is accepted.
   private func fitTurnaround(
     _ samples: [TimedHeight], at t: Double, levelCm: Double, romCm: Double, bottom: Bool,
-    braked: Bool = false, accept: (TurnaroundFit.Fit) -> Bool
+    braked: Bool = false, nearGuess: Bool? = nil, accept: (TurnaroundFit.Fit) -> Bool
   ) -> TurnaroundFit.Fit? {
     guard
       let wide = fitTurnaround(
         samples, at: t, levelCm: levelCm, shareCm: Self.fitRampShare * romCm, bottom: bottom,
-        braked: braked, nearGuess: endsNearGuess),
+        braked: braked, nearGuess: nearGuess ?? endsNearGuess),
       accept(wide)
     else { return nil }
     guard (bottom ? wide.before : -wide.after) >= Self.reversalCurvatureCmPerS2,

@@ -85,20 +85,84 @@ enum TurnaroundFit {
     return best?.fit
   }
 
-  /// The basis functions at d = t − τ: 1, ½·min(0, d)², ½·max(0, d)² and
-  /// ⅙·min(0, d)³ (the braking jerk on a top's ramp).
-  private static let terms = 4
-  private static func basis(_ d: Double) -> InlineArray<4, Double> {
-    [1.0, d < 0 ? 0.5 * d * d : 0, d > 0 ? 0.5 * d * d : 0, d < 0 ? d * d * d / 6 : 0]
-  }
-
-  /// Which basis functions a fit uses (the rest held at zero).
+  /// Which basis functions a fit uses (the rest held at zero): 0 is 1,
+  /// 1 and 2 are ½·min(0, d)² and ½·max(0, d)², 3 is ⅙·min(0, d)³ (the
+  /// braking jerk on a top's ramp), d = t − τ.
   private struct Terms {
     var index: InlineArray<4, Int>
     var count: Int
     init(_ a: Int, _ b: Int, _ c: Int? = nil, _ d: Int? = nil) {
       index = [a, b, c ?? 0, d ?? 0]
       count = c == nil ? 2 : d == nil ? 3 : 4
+    }
+  }
+
+  /// The sums every fit at one τ is solved from, in one pass over the
+  /// readings (the fits at a τ differ only in which terms they use): the
+  /// basis functions' products, their products with the heights, and the
+  /// heights' squares, for the residual. Heights are taken from the first
+  /// reading's, so that the squares keep their precision.
+  private struct Moments {
+    /// Row-major 4×4, symmetric.
+    var m = InlineArray<16, Double>(repeating: 0)
+    var v = InlineArray<4, Double>(repeating: 0)
+    var yy = 0.0
+    let offset: Double
+
+    init(_ points: ArraySlice<TimedHeight>, tau: Double) {
+      offset = points.first?.cm ?? 0
+      for p in points {
+        let d = p.t - tau
+        let y = p.cm - offset
+        yy += y * y
+        m[0] += 1
+        v[0] += y
+        if d < 0 {
+          let q = 0.5 * d * d
+          let c = q * d / 3
+          m[1] += q
+          m[5] += q * q
+          m[3] += c
+          m[7] += q * c
+          m[15] += c * c
+          v[1] += q * y
+          v[3] += c * y
+        } else if d > 0 {
+          let q = 0.5 * d * d
+          m[2] += q
+          m[10] += q * q
+          v[2] += q * y
+        }
+      }
+      m[4] = m[1]
+      m[8] = m[2]
+      m[12] = m[3]
+      m[13] = m[7]
+    }
+
+    /// The least-squares coefficients of `use` (the others zero), or nil
+    /// when the readings do not determine them.
+    func fit(_ use: Terms) -> InlineArray<4, Double>? {
+      var a = InlineArray<16, Double>(repeating: 0)
+      var b = InlineArray<4, Double>(repeating: 0)
+      for i in 0..<use.count {
+        b[i] = v[use.index[i]]
+        for j in 0..<use.count { a[4 * i + j] = m[4 * use.index[i] + use.index[j]] }
+      }
+      guard let y = TurnaroundFit.solve(a, b, use.count) else { return nil }
+      var x = InlineArray<4, Double>(repeating: 0)
+      for i in 0..<use.count { x[use.index[i]] = y[i] }
+      return x
+    }
+
+    /// The squared residual of `x`: Σy² − 2·xᵀv + xᵀMx.
+    func sse(_ x: InlineArray<4, Double>) -> Double {
+      var sum = yy
+      for i in 0..<4 {
+        sum -= 2 * x[i] * v[i]
+        for j in 0..<4 { sum += x[i] * m[4 * i + j] * x[j] }
+      }
+      return sum
     }
   }
 
@@ -126,25 +190,19 @@ enum TurnaroundFit {
   private static func solve(
     _ points: ArraySlice<TimedHeight>, tau: Double, bottom: Bool, braked: Bool
   ) -> (Fit, Double)? {
+    let sums = Moments(points, tau: tau)
     // Both sides need readings, or that side's curvature is free.
-    var left = 0.0
-    var right = 0.0
-    for p in points {
-      let b = basis(p.t - tau)
-      left += b[1] * b[1]
-      right += b[2] * b[2]
-    }
-    guard left > 1e-9, right > 1e-9 else { return nil }
+    guard sums.m[5] > 1e-9, sums.m[10] > 1e-9 else { return nil }
     var x: InlineArray<4, Double>
     if braked {
-      guard let free = leastSquares(points, tau: tau, Terms(0, 1, 2, 3)) else { return nil }
+      guard let free = sums.fit(Terms(0, 1, 2, 3)) else { return nil }
       x = free
       if x[3] > 0 {
-        guard let parabolas = leastSquares(points, tau: tau, Terms(0, 1, 2)) else { return nil }
+        guard let parabolas = sums.fit(Terms(0, 1, 2)) else { return nil }
         x = parabolas
       }
     } else {
-      guard let parabolas = leastSquares(points, tau: tau, Terms(0, 1, 2)) else { return nil }
+      guard let parabolas = sums.fit(Terms(0, 1, 2)) else { return nil }
       x = parabolas
     }
     // Where the free fit breaks either sign (the rep side must rise from
@@ -152,54 +210,19 @@ enum TurnaroundFit {
     // side flat.
     if bottom ? x[1] < 0 || x[2] <= 0 : x[2] > 0 || x[1] >= 0 {
       let flat = bottom ? Terms(0, 2) : braked && x[3] < 0 ? Terms(0, 1, 3) : Terms(0, 1)
-      guard let held = leastSquares(points, tau: tau, flat) else { return nil }
+      guard let held = sums.fit(flat) else { return nil }
       x = held
       if braked, x[3] > 0 {
-        guard let parabola = leastSquares(points, tau: tau, Terms(0, 1)) else { return nil }
+        guard let parabola = sums.fit(Terms(0, 1)) else { return nil }
         x = parabola
       }
     }
-    return (Fit(t: tau, cm: x[0], before: x[1], after: x[2]), sse(points, tau: tau, x))
-  }
-
-  private static func sse(
-    _ points: ArraySlice<TimedHeight>, tau: Double, _ x: InlineArray<4, Double>
-  ) -> Double {
-    var sum = 0.0
-    for p in points {
-      let b = basis(p.t - tau)
-      var h = 0.0
-      for i in 0..<terms { h += x[i] * b[i] }
-      sum += (p.cm - h) * (p.cm - h)
-    }
-    return sum
-  }
-
-  /// The least-squares coefficients of `use` (the others zero), or nil when
-  /// the readings do not determine them.
-  private static func leastSquares(
-    _ points: ArraySlice<TimedHeight>, tau: Double, _ use: Terms
-  ) -> InlineArray<4, Double>? {
-    let n = use.count
-    var m = InlineArray<16, Double>(repeating: 0)
-    var v = InlineArray<4, Double>(repeating: 0)
-    for p in points {
-      let b = basis(p.t - tau)
-      for i in 0..<n {
-        let bi = b[use.index[i]]
-        v[i] += bi * p.cm
-        for j in 0..<n { m[4 * i + j] += bi * b[use.index[j]] }
-      }
-    }
-    guard let y = solve(m, v, n) else { return nil }
-    var x = InlineArray<4, Double>(repeating: 0)
-    for i in 0..<n { x[use.index[i]] = y[i] }
-    return x
+    return (Fit(t: tau, cm: x[0] + sums.offset, before: x[1], after: x[2]), sums.sse(x))
   }
 
   /// Gaussian elimination with partial pivoting on the leading n×n block
   /// of a row-major 4×4 matrix.
-  private static func solve(_ a: InlineArray<16, Double>, _ b: InlineArray<4, Double>, _ n: Int)
+  fileprivate static func solve(_ a: InlineArray<16, Double>, _ b: InlineArray<4, Double>, _ n: Int)
     -> InlineArray<4, Double>?
   {
     var m = a
