@@ -50,7 +50,7 @@ enum TurnaroundFit {
   /// between its first and last reading or, with a `guess`, near it.
   /// `bottom` says which turnaround: the bar rises after a bottom (a₂ > 0)
   /// and before a top (a₁ < 0). `braked` lets a top's ramp brake harder
-  /// toward the stop (`brakingJerk`). Nil when the readings cannot place it.
+  /// toward the stop (the jerk term of `solve`). Nil when the readings cannot place it.
   static func fit(
     _ samples: [TimedHeight], in window: ClosedRange<Double>, guess: Double?, bottom: Bool,
     braked: Bool = false
@@ -222,7 +222,7 @@ enum TurnaroundFit {
 
   /// Gaussian elimination with partial pivoting on the leading n×n block
   /// of a row-major 4×4 matrix.
-  fileprivate static func solve(_ a: InlineArray<16, Double>, _ b: InlineArray<4, Double>, _ n: Int)
+  private static func solve(_ a: InlineArray<16, Double>, _ b: InlineArray<4, Double>, _ n: Int)
     -> InlineArray<4, Double>?
   {
     var m = a
