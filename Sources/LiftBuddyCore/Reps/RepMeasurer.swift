@@ -845,8 +845,9 @@ struct RepMeasurer: Sendable {
   /// holds only its older half, and its slope is an extrapolation whose
   /// noise is several times a whole window's: the fastest point of a
   /// noisy squat's curve was its very last reading (1.97 m/s for a 1.18
-  /// m/s peak, AnalyzerTests). Tune seeds 201–600 PV MAE 0.057 → 0.055,
-  /// independent looked-at 0.064 → 0.061 (with `noiseWindowSPerCm`).
+  /// m/s peak, AnalyzerTests). PV MAE on tune seeds 201–600 and the
+  /// independent looked-at streams: 0.057 → 0.056 and 0.070 → 0.068 alone;
+  /// with `noiseWindowSPerCm`, 0.056 → 0.055 and 0.066 → 0.061.
   /// Readings too few for any whole window: every time (as before).
   static func wholeWindows(_ samples: [TimedHeight], halfS: Double) -> (Double) -> Bool {
     guard let first = samples.first?.t, let last = samples.last?.t, last - first >= 2 * halfS
