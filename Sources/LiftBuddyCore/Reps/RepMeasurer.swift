@@ -337,16 +337,13 @@ struct RepMeasurer: Sendable {
   static func seenMoving(_ samples: [TimedHeight], rise: TurnFinder.Rise, noiseCm: Double)
     -> Bool
   {
-    func margin(_ low: Double, _ high: Double) -> Double {
-      crossingMargin(low, high, noiseCm: noiseCm)
-    }
     func seen(from a: TimedHeight, to b: TimedHeight) -> Bool {
       crossed(samples, from: a, to: b, noiseCm: noiseCm)
     }
     /// From the last reading at the rise's bottom to the first at its top
     /// after it; nil when there is no such pair.
     func silentAcrossS() -> Double? {
-      let margin = margin(rise.valley.cm, rise.peak.cm)
+      let margin = crossingMargin(rise.valley.cm, rise.peak.cm, noiseCm: noiseCm)
       var firstTopT: Double? = nil
       for s in samples.reversed() {
         if s.t < rise.valley.t { break }
