@@ -81,4 +81,36 @@ import Testing
     let events = analyze(lines, session: SessionInfo(source: "test", exercise: nil))
     #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.concentricStartS) })")
   }
+
+  /// An overhead press's lockout held at 202 cm, the bar lowered to the
+  /// shoulders (148 cm) and reracked on the hooks (142 cm) and, 5 s into
+  /// the rest, the sonar reading the floor and a rack foot (142 and 114 cm)
+  /// in turns, no-echo values between (independent looked-at seed 20099,
+  /// 235.5–250.2 s, 20 Hz). Each switch up is a single step, but the
+  /// descent before it, from the lockout, crossed the middle of its own
+  /// 60 cm: a 27-cm rep at 1.4 m/s, a set of one. The descent must cross
+  /// the rise's own middle.
+  @Test func aSwitchAfterTheRerackIsNoRepOfTheDescentFromLockout() {
+    let cm: [Double] = [
+      202, 202, 202, 202, 202, 200, 198, 195, 190, 186, 183, 179, 175, 171, 167, 163, 159, 155,
+      152, 150, 149, 148, 148, 148, 400, 147, 147, 148, 400, 147, 147, 148, 148, 148, 148, 148,
+      148, 147, 148, 148, 147, 147, 148, 148, 400, 147, 400, 147, 400, 148, 400, 148, 400, 147,
+      400, 147, 149, 149, 149, 148, 148, 148, 148, 148, 148, 147, 147, 147, 148, 147, 147, 147,
+      147, 147, 147, 148, 147, 148, 148, 149, 148, 148, 148, 148, 148, 147, 147, 146, 145, 144,
+      143, 143, 142, 142, 141, 142, 142, 142, 142, 142, 142, 141, 141, 142, 142, 141, 141, 142,
+      142, 142, 142, 142, 142, 142, 114, 142, 141, 142, 142, 141, 141, 141, 142, 142, 114, 114,
+      141, 142, 141, 142, 141, 142, 141, 115, 115, 115, 400, 142, 400, 141, 400, 141, 400, 141,
+      400, 142, 400, 141, 141, 141, 114, 142, 115, 115, 115, 142, 141, 142, 141, 116, 116, 116,
+      116, 116, 116, 116, 116, 116, 116, 116, 116, 116, 141, 142, 142, 115, 115, 142, 142, 141,
+      142, 141, 116, 114, 114, 400, 141, 400, 142, 400, 141, 400, 142, 400, 142, 400, 116, 116,
+      116, 114, 400, 114, 114, 114, 142, 115, 115, 114, 115, 115, 141, 142, 116, 116, 116, 115,
+      115, 142, 141, 141, 142, 141, 114, 113, 114, 142, 142, 141, 141, 142, 115, 115, 115, 142,
+      141, 141, 114, 114, 114, 114, 142, 114, 115, 141, 142, 400, 116, 116, 116, 116, 142, 142,
+      141, 141, 142, 142, 141, 116, 116, 116, 116, 116, 116, 116, 116, 141, 116, 116, 116, 142,
+      141, 141, 142, 143,
+    ]
+    let lines = cm.enumerated().map { i, h in (t: Double(i) * 0.05, line: "s:\(Int(h))") }
+    let events = analyze(lines, session: SessionInfo(source: "test", exercise: .overheadPress))
+    #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.concentricStartS) })")
+  }
 }

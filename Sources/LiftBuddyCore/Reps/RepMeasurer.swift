@@ -361,7 +361,12 @@ struct RepMeasurer: Sendable {
       rise.peak.t - rise.arrivedAtValleyT <= maxConcentricS,
       top.cm - rise.valley.cm >= roundTripDescentShare * (rise.peak.cm - rise.valley.cm)
     else { return (silentAcrossS() ?? .infinity) >= unseenRiseDropoutS }
+    // And the rise's own middle, when the descent began above the rise's
+    // top: a bar lowered from a lockout onto hooks over a switching sonar
+    // crossed its own way down, not the 28 cm the sonar then switched
+    // across (independent looked-at 20099: an overhead press reracked).
     return seen(from: top, to: rise.valley)
+      && (top.cm <= rise.peak.cm || seen(from: TimedHeight(t: top.t, cm: rise.peak.cm), to: rise.valley))
   }
 
   /// The rise measured, or nil when what was measured is no barbell rep
