@@ -363,6 +363,11 @@ public struct Analyzer: Sendable {
       rise, concentricStartS: rep.concentricStartS, minRiseCm: minRiseCm)
     if let band = sets.band {
       if RepRules.belongs(ends, toSet: band, cameDownFirst: cameDown) {
+        guard
+          RepRules.clipStayedOnTheBar(
+            tiltedShare: attitude.tiltedShare(
+              in: rep.concentricStartS...rep.concentricEndS, overDeg: RepRules.maxClipTiltDeg))
+        else { return }
         stranger = nil
         if sets.repsInSet >= SetTracker.maxRepsPerSet { endSet(into: &events) }
         count(measured, ends: ends, rise: rise, into: &events)

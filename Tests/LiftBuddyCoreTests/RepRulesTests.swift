@@ -195,6 +195,32 @@ import Testing
     #expect(!RepRules.sameEnd(100, 112.1, rangeCm: 60))
   }
 
+  /// Three squats, and 2 s after the last the clip is taken off the bar:
+  /// turned 80° in the hand, lowered the set's 55 cm and raised again (at
+  /// the end of a set, independent looked-at 20068 and 20108: 24 and 46 cm
+  /// "reps" with 40–110° of roll). No fourth rep. A rep whose concentric
+  /// holds a burst of bad IMU lines (three readings at 90°) still counts.
+  @Test func aClipHandledWithinTheSetIsNoRep() {
+    var squats = SyntheticLift.squat(reps: 3)
+    let handledFrom = squats.endTime + 2
+    squats.phases += [
+      .init(duration: 2, deltaCm: 0), .init(duration: 1.0, deltaCm: -55),
+      .init(duration: 0.8, deltaCm: 55), .init(duration: 30, deltaCm: 0),
+    ]
+    let handledTo = handledFrom + 1.8
+    let handled = squats.lines(rateHz: 20) { t in t >= handledFrom && t <= handledTo ? 80 : 0.5 }
+    let reports = analyze(handled, session: SessionInfo(source: "test", exercise: .squat)).reports
+    #expect(reports.map(\.reps.count) == [3])
+    let secondDrive = squats.truth[1]
+    let burst = squats.lines(rateHz: 20) { t in
+      t >= handledFrom && t <= handledTo
+        ? 80 : abs(t - (secondDrive.start + secondDrive.end) / 2) < 0.07 ? 90 : 0.5
+    }
+    let withBurst = analyze(burst, session: SessionInfo(source: "test", exercise: .squat)).reports
+    #expect(withBurst.map(\.reps.count) == [3])
+    #expect(withBurst.first?.reps.map(\.maxAbsRollDeg) != reports.first?.reps.map(\.maxAbsRollDeg))
+  }
+
   @Test func clipHandledOnTheHooksIsNoSetAndTheSquatsAfterItCount() {
     // The bar rests on the hooks at 146 cm; the clip is handled: dips to
     // 120 and back within 0.3 s, 0.3 s still, to 110 and back within 0.8 s

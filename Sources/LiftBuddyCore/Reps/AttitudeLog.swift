@@ -27,6 +27,21 @@ struct AttitudeLog: Sendable {
   /// 20 Hz reading's noise by √5.
   static let smoothingS = 0.25
 
+  /// The share of the readings in `window` tilted more than `deg` either
+  /// way, nil without readings. A clip turned in a hand stays turned
+  /// for the whole move; a few bad IMU lines in a rep are a small share.
+  func tiltedShare(in window: ClosedRange<Double>, overDeg deg: Double) -> Double? {
+    var n = 0
+    var tilted = 0
+    for e in entries.reversed() {
+      if e.t < window.lowerBound { break }
+      guard e.t <= window.upperBound else { continue }
+      n += 1
+      if abs(e.pitch) > deg || abs(e.roll) > deg { tilted += 1 }
+    }
+    return n == 0 ? nil : Double(tilted) / Double(n)
+  }
+
   /// The largest |pitch| and |roll| of the smoothed attitude in `window`.
   func maxAbs(in window: ClosedRange<Double>) -> (pitch: Double, roll: Double)? {
     let half = Self.smoothingS / 2

@@ -341,9 +341,20 @@ enum RepRules {
   /// a concentric-first rise: what comes before it is the bar set down and
   /// loaded, which tilts it (deadlift-platform fell to 63 %).
   /// Asked of the first rep only: within a set, one lifter's rep is not
-  /// refused for what a burst of bad IMU lines did to its mean.
+  /// refused for what a burst of bad IMU lines did to its mean (there,
+  /// `clipStayedOnTheBar` asks for most of the concentric phase).
   static func clipOnTheBar(pitchDeg: Double?, rollDeg: Double?) -> Bool {
     (pitchDeg ?? 0) <= maxClipTiltDeg && (rollDeg ?? 0) <= maxClipTiltDeg
+  }
+  /// Within a set, a rise is the clip handled, not a rep, when most of its
+  /// concentric phase's `a:` readings were beyond `maxClipTiltDeg`: a clip
+  /// taken off the bar at the end of a set turned 40–110° while the
+  /// lifter's hand lifted it (independent looked-at 20068, 20108: invented
+  /// reps in typical noise 6 → 4 of 120 streams; tune 201–600 unchanged).
+  /// A share, not the maximum: a burst of bad IMU lines in a rep is a few.
+  static let maxTiltedShare = 0.5
+  static func clipStayedOnTheBar(tiltedShare: Double?) -> Bool {
+    (tiltedShare ?? 0) <= maxTiltedShare
   }
   /// Whether an unconfirmed first rep that did not come back down may still
   /// be one: only if it came down first and the lift may start that way.
