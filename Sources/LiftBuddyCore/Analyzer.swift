@@ -309,11 +309,17 @@ public struct Analyzer: Sendable {
     case .bottom(let low, rising: true, from: let top?): swing = (top, low)
     default: return
     }
-    guard abs(swing.to.cm - swing.from.cm) >= minRiseCm,
+    let size = abs(swing.to.cm - swing.from.cm)
+    guard size >= minRiseCm,
+      sets.band.map({ size <= Self.maxSwingShareOfSet * ($0.topCm - $0.bottomCm) }) ?? true,
       RepMeasurer.crossed(heights, from: swing.from, to: swing.to, noiseCm: noise.sigmaCm)
     else { return }
     lastSwingT = max(lastSwingT ?? swing.to.t, swing.to.t)
   }
+  /// Nor does a swing much larger than the set's reps: a bar put down on
+  /// the floor from the shoulders after a set of presses (85 cm against
+  /// 49) is the set left, not the next rep's descent begun.
+  static let maxSwingShareOfSet = 1.5
 
   /// A rise at its top: measured, then judged by `RepRules`.
   private mutating func consider(

@@ -309,4 +309,49 @@ import Testing
     #expect(kept.allSatisfy { abs($0.cm - 88.5) <= 7 }, "\(kept.map(\.cm))")
     #expect(kept.filter { $0.t >= 98.55 }.count == 9, "\(kept.map(\.cm))")
   }
+
+  /// The bottom of a paused bench press (the bar at 61–69 cm, 40 Hz, with
+  /// no-echo values between), then the sonar catching the bench: 39–32 cm
+  /// and 15–17 cm, back on the bar, 35 cm three times, the bar, 19–27 cm,
+  /// the bar, and the drive up (independent looked-at seed 9017, 27.4–29.2 s).
+  /// Each echo run, let in as a fall, is taken back once two readings agree
+  /// with the bar again: none is kept, and the bar's readings between them
+  /// are. Without the probation the echo runs became the track, the bar's
+  /// readings were rejected against them and the rep was lost.
+  @Test func anEchoRunLetInAsAFallIsTakenBackWhenTheBarReturns() {
+    let readings: [(Double, Double)] = [
+      (0.021, 74.4), (0.059, 400.0), (0.085, 400.0), (0.096, 67.4), (0.134, 400.0), (0.145, 63.5),
+      (0.186, 400.0), (0.196, 69.3), (0.235, 400.0), (0.244, 55.9), (0.286, 400.0), (0.309, 400.0),
+      (0.321, 69.4), (0.345, 68.7), (0.371, 64.7), (0.395, 66.7), (0.42, 61.7), (0.447, 68.5),
+      (0.472, 65.0), (0.497, 64.0), (0.521, 67.4), (0.561, 400.0), (0.573, 64.8), (0.598, 65.2),
+      (0.622, 65.5), (0.648, 67.5), (0.671, 39.1), (0.694, 35.5), (0.72, 35.4), (0.875, 32.4),
+      (0.875, 33.0), (0.875, 34.1), (0.875, 36.8), (0.875, 16.4), (0.875, 17.0), (0.894, 15.4),
+      (0.924, 64.6), (0.947, 67.1), (0.971, 35.5), (0.997, 36.0), (1.022, 35.1), (1.046, 64.5),
+      (1.074, 65.0), (1.095, 20.4), (1.121, 18.8), (1.145, 26.8), (1.17, 23.8), (1.198, 68.1),
+      (1.223, 66.2), (1.247, 63.9), (1.288, 400.0), (1.299, 70.3), (1.338, 400.0), (1.35, 75.4),
+      (1.388, 400.0), (1.4, 74.6), (1.438, 400.0), (1.463, 400.0), (1.488, 400.0), (1.499, 77.1),
+      (1.539, 400.0), (1.551, 83.4), (1.576, 81.3), (1.599, 83.3), (1.635, 238.1), (1.65, 84.5),
+      (1.676, 87.7), (1.7, 82.2), (1.727, 91.8), (1.748, 21.8), (1.789, 400.0), (1.8, 85.4),
+    ]
+    let kept = despike(readings, noiseCm: 2.2).kept
+    #expect(kept.allSatisfy { $0.cm >= 55 }, "\(kept.filter { $0.cm < 55 })")
+    let barBetween = readings.filter { $0.0 > 1.04 && $0.0 < 1.25 && $0.1 > 60 }
+    #expect(barBetween.count == 5)
+    #expect(barBetween.allSatisfy { r in kept.contains { $0.t == r.0 } })
+  }
+
+  /// A bar that really falls, unseen for 0.25 s (no-echo values), from
+  /// 100 cm to the floor, 45 cm: its first reading 31 cm down is let in
+  /// only as a fall and held back, and it is not seen back up: its
+  /// readings all stand.
+  @Test func aRealFallAfterNoEchoIsKept() {
+    var readings: [(Double, Double)] = rest(20).enumerated().map { (Double($0) / 40, $1) }
+    readings += (0..<9).map { (0.5 + Double($0) / 40, 400) }
+    readings += (0..<30).map { i in
+      let t = 0.725 + Double(i) / 40
+      return (t, max(100 - 0.5 * 981 * (t - 0.475) * (t - 0.475), 45).rounded())
+    }
+    let kept = despike(readings, noiseCm: 1).kept
+    #expect(kept.filter { $0.t >= 0.725 }.count == 30, "\(kept.filter { $0.t >= 0.7 })")
+  }
 }
