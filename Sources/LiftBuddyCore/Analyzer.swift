@@ -390,7 +390,13 @@ public struct Analyzer: Sendable {
         count(s.measured, ends: s.ends, rise: s.rise, into: &events)
         count(measured, ends: ends, rise: rise, into: &events)
       } else {
-        stranger = (measured, ends, rise)
+        // A set of one may itself have begun on a move that looked like a
+        // rep (a continuous set's first press cut short, its real reps
+        // strangers to it); after two or more, a new set begins as any set.
+        stranger =
+          sets.repsInSet < Self.establishedSetReps
+            || mayStartSetAlone(measured, rise: rise, cameDown: cameDown, samples: samples)
+          ? (measured, ends, rise) : nil
       }
       return
     }
@@ -456,6 +462,36 @@ public struct Analyzer: Sendable {
         droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0, session: session,
         into: &events)
     }
+  }
+
+  /// Reps of its own after which an open set is no false start.
+  static let establishedSetReps = 2
+
+  /// Whether a rise that is no rep of the open set may begin a new one with
+  /// the next: the checks a set's first rep passes (the clip on the bar, a
+  /// stand or a lift that may start without one). Two switches of a sonar
+  /// under a bar on the hooks, alike and 9 s apart, started a set of three
+  /// "reps" of 17–21 cm (independent looked-at 9053).
+  private func mayStartSetAlone(
+    _ measured: RepMeasurer.Measured, rise: TurnFinder.Rise, cameDown: Bool,
+    samples: [TimedHeight]
+  ) -> Bool {
+    let rep = measured.analysis.report
+    guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg) else {
+      return false
+    }
+    let fromStand = RepRules.cameDownFromStand(
+      rise, cameDownFirst: cameDown,
+      descent: cameDown
+        ? firstDescent(
+          rise, samples: samples, kept: measured.kept, concentricStartS: rep.concentricStartS)
+        : nil)
+    return RepRules.finalAtTop(
+      exercise: session.exercise, cameDownFromStand: fromStand, cameDownFromCountedTop: false)
+      || RepRules.mayStartSet(
+        exercise: session.exercise, cameDownFromStand: fromStand,
+        stoodAtBottom: RepRules.stoodAtBottom(
+          heights, startS: rep.concentricStartS, noiseCm: noise.sigmaCm))
   }
 
   /// The bar stopped at a bottom: a provisional first rep that rose from

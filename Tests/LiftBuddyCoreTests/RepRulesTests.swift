@@ -221,6 +221,29 @@ import Testing
     #expect(withBurst.first?.reps.map(\.maxAbsRollDeg) != reports.first?.reps.map(\.maxAbsRollDeg))
   }
 
+  /// Three bench presses from a stand (105 cm, 47 cm deep), the bar
+  /// racked on the hooks (100 cm), then in the rest lifted 20 cm off them
+  /// and set back down, twice, 4 s apart: two moves alike, neither like
+  /// the rep set it left, neither a bench press's first rep (no descent
+  /// from a stand before it). They start no set of their own (a set of one
+  /// that began on a false move may still be replaced by two such rises:
+  /// tune seed 303, continuous-sets, depends on it).
+  @Test func twoLiftsOffTheHooksAfterASetAreNoSet() {
+    var phases: [Phase] = [.init(duration: 1.5, deltaCm: 0)]
+    for _ in 0..<3 {
+      phases += [.init(duration: 1.2, deltaCm: -47), .init(duration: 0.5, deltaCm: 0)]
+      phases += [.init(duration: 1.3, deltaCm: 47), .init(duration: 1.0, deltaCm: 0)]
+    }
+    phases += [.init(duration: 1.0, deltaCm: -5), .init(duration: 3.0, deltaCm: 0)]
+    for _ in 0..<2 {
+      phases += [.init(duration: 0.8, deltaCm: 20), .init(duration: 0.5, deltaCm: 0)]
+      phases += [.init(duration: 0.8, deltaCm: -20), .init(duration: 2.0, deltaCm: 0)]
+    }
+    phases += [.init(duration: 30, deltaCm: 0)]
+    let e = events(SyntheticLift(startCm: 105, leadIn: 3, phases: phases), .benchPress)
+    #expect(e.reports.map(\.reps.count) == [3], "\(e.reports.map { $0.reps.map(\.romCm) })")
+  }
+
   @Test func clipHandledOnTheHooksIsNoSetAndTheSquatsAfterItCount() {
     // The bar rests on the hooks at 146 cm; the clip is handled: dips to
     // 120 and back within 0.3 s, 0.3 s still, to 110 and back within 0.8 s

@@ -366,7 +366,8 @@ struct RepMeasurer: Sendable {
     // crossed its own way down, not the 28 cm the sonar then switched
     // across (independent looked-at 20099: an overhead press reracked).
     return seen(from: top, to: rise.valley)
-      && (top.cm <= rise.peak.cm || seen(from: TimedHeight(t: top.t, cm: rise.peak.cm), to: rise.valley))
+      && (top.cm <= rise.peak.cm
+        || seen(from: TimedHeight(t: top.t, cm: rise.peak.cm), to: rise.valley))
   }
 
   /// The rise measured, or nil when what was measured is no barbell rep
