@@ -99,7 +99,7 @@ struct TrackGate: Sendable {
   /// refused at once, or a sonar switching between the floor and the foot
   /// alternates the track between them and the swings pass for reps
   /// (invented reps, looked-at seeds 9000–9059: 8 without this memory, 3
-  /// with it; 9053 still gets a set of three in a rest).
+  /// with it, all in 9053's rest; `Analyzer.mayStartSetAlone` the rest).
   static let echoMemoryS = 5.0
   /// A clip that reports millimetres, under this much noise (σ, cm), reads
   /// one value twice in a row by chance about once in 20 (two readings in
