@@ -431,12 +431,7 @@ public struct Analyzer: Sendable {
     else {
       return
     }
-    let fromStand = RepRules.cameDownFromStand(
-      rise, cameDownFirst: cameDown,
-      descent: cameDown
-        ? firstDescent(
-          rise, samples: samples, kept: measured.kept, concentricStartS: rep.concentricStartS)
-        : nil)
+    let fromStand = cameDownFromStand(rise, measured, cameDown: cameDown, samples: samples)
     // The top this descent began at is a counted rep's lockout, and the
     // lifter went on without a set's rest (the set was ended by command):
     // a lifter's top, whatever set it was in.
@@ -480,12 +475,7 @@ public struct Analyzer: Sendable {
     guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg) else {
       return false
     }
-    let fromStand = RepRules.cameDownFromStand(
-      rise, cameDownFirst: cameDown,
-      descent: cameDown
-        ? firstDescent(
-          rise, samples: samples, kept: measured.kept, concentricStartS: rep.concentricStartS)
-        : nil)
+    let fromStand = cameDownFromStand(rise, measured, cameDown: cameDown, samples: samples)
     return RepRules.finalAtTop(
       exercise: session.exercise, cameDownFromStand: fromStand, cameDownFromCountedTop: false)
       || RepRules.mayStartSet(
@@ -543,6 +533,22 @@ public struct Analyzer: Sendable {
       }
     }
     return false
+  }
+
+  /// Whether the rise came down first from a stand
+  /// (`RepRules.cameDownFromStand`), its descent judged on the measurer's
+  /// readings (`firstDescent`).
+  private func cameDownFromStand(
+    _ rise: TurnFinder.Rise, _ measured: RepMeasurer.Measured, cameDown: Bool,
+    samples: [TimedHeight]
+  ) -> Bool {
+    RepRules.cameDownFromStand(
+      rise, cameDownFirst: cameDown,
+      descent: cameDown
+        ? firstDescent(
+          rise, samples: samples, kept: measured.kept,
+          concentricStartS: measured.analysis.report.concentricStartS)
+        : nil)
   }
 
   /// How the descent into a rise was seen (`RepRules.Descent`), or nil
