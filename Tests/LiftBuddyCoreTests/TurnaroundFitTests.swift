@@ -77,6 +77,24 @@ import Testing
     let bias = errors.reduce(0, +) / Double(errors.count)
     #expect(abs(bias) < 0.02, "start bias \(bias) s")
   }
+
+  /// Two strays the gate let through, 12 cm above a bar resting before its
+  /// drive (echoes in a rest, as on a dirty floor): fitted with the rest,
+  /// they lift its level and pull the start early; fitted again without
+  /// the readings that far from the first fit, the start is where it was.
+  @Test func straysBesideATurnaroundAreFittedAway() throws {
+    var readings = Self.drive
+    readings[14] = TimedHeight(t: readings[14].t, cm: 72)
+    readings[15] = TimedHeight(t: readings[15].t, cm: 72)
+    let fit = try #require(TurnaroundFit.fit(readings, in: 0.6...1.5, guess: nil, bottom: true))
+    #expect(abs(fit.cm - 60) < 0.1, "level \(fit.cm)")
+    #expect(abs(fit.t - 1.0) < 0.003, "start \(fit.t)")
+    // A whole-cm clip's quantisation is no stray: nothing is refitted
+    // (`minOutlierCm`), and the start is where the rounded readings put it.
+    let rounded = Self.drive.map { TimedHeight(t: $0.t, cm: $0.cm.rounded()) }
+    let whole = try #require(TurnaroundFit.fit(rounded, in: 0.6...1.5, guess: nil, bottom: true))
+    #expect(abs(whole.t - 1.0) < 0.02, "start \(whole.t)")
+  }
 }
 
 /// A lockout braked hardest at the stop: the bar's velocity a quarter
