@@ -354,4 +354,50 @@ import Testing
     let kept = despike(readings, noiseCm: 1).kept
     #expect(kept.filter { $0.t >= 0.725 }.count == 30, "\(kept.filter { $0.t >= 0.7 })")
   }
+
+  /// A deadlift resting on a dirty floor (independent looked-at 20071): the
+  /// line through its last readings (24, 22, 20 cm) slopes down with the
+  /// noise, and carried across two rejected echoes it met a run of them
+  /// (8.0, 4.8 cm) as if the bar were on it. The run is a fall like any
+  /// other: held, and taken back when the bar reads 24.6 and 25.3 again.
+  /// Without the probation the run stood, 24.6 and 25.3 went, and the rep
+  /// after it measured 70 cm against 60.
+  @Test func anEchoRunOnTheLineOfARestingBarsNoiseIsTakenBack() {
+    let readings: [(Double, Double)] = [
+      (0.072, 25.1), (0.104, 5.7), (0.135, 21.1), (0.168, 18.7), (0.203, 18.1), (0.236, 21.1),
+      (0.270, 23.9), (0.303, 23.7), (0.337, 21.6), (0.370, 20.3), (0.435, 19.8), (0.467, 4.5),
+      (0.502, 6.6), (0.535, 8.0), (0.568, 4.8), (0.604, 23.6), (0.636, 9.2), (0.671, 24.6),
+      (0.705, 25.3), (0.736, 30.2), (0.769, 28.2), (0.803, 29.3), (0.837, 40.2), (0.870, 32.7),
+      (0.904, 44.2), (0.970, 42.4), (1.003, 40.8), (1.035, 49.2), (1.068, 51.8), (1.102, 49.9),
+    ]
+    for noise in [1.5, 2.5] {
+      let kept = despike(readings, noiseCm: noise).kept
+      #expect(kept.allSatisfy { $0.cm >= 15 }, "noise \(noise): \(kept.filter { $0.cm < 15 })")
+      #expect(kept.contains { $0.t == 0.671 } && kept.contains { $0.t == 0.705 }, "noise \(noise)")
+    }
+  }
+
+  /// A bench press's descent (20068, whole centimetres): two echoes at 32
+  /// cm, then the bar at 74 and 73, on the descent's line but below every
+  /// reading before them, so held as a fall; then an echo run at 13–14 cm.
+  /// That run is as far from the descent's line as from the old track's,
+  /// but below both: it is no sign of the bar back where it was, and the
+  /// descent stands (taken back, the rep's bottom went and it measured
+  /// 86 cm).
+  @Test func anEchoRunBelowAFallDoesNotTakeItBack() {
+    let readings: [(Double, Double)] = [
+      (0.009, 99), (0.060, 99), (0.111, 99), (0.161, 99), (0.263, 100), (0.313, 100),
+      (0.364, 100), (0.415, 99), (0.465, 22), (0.515, 99), (0.565, 96), (0.615, 95), (0.664, 92),
+      (0.714, 89), (0.764, 86), (0.814, 84), (0.864, 82), (0.914, 32), (0.964, 32), (1.014, 74),
+      (1.065, 73), (1.121, 71), (1.163, 69), (1.205, 14), (1.254, 13), (1.303, 13), (1.353, 13),
+      (1.403, 13), (1.453, 66), (1.503, 68), (1.553, 71),
+    ]
+    for noise in [0.5, 1.0] {
+      let kept = despike(readings, noiseCm: noise).kept
+      let descent = readings.filter { $0.0 > 1.0 && $0.0 < 1.2 }
+      #expect(
+        descent.allSatisfy { r in kept.contains { $0.t == r.0 } },
+        "noise \(noise): \(kept.filter { $0.t > 0.9 })")
+    }
+  }
 }
