@@ -310,6 +310,25 @@ import Testing
     #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1) == seen)
   }
 
+  /// Over a dirty floor (σ 3 cm) the middle left to cross is a tenth of the
+  /// way, and a 0.5-m/s bench press read at 15 Hz steps over it (73 → 83
+  /// around 78): four readings in a row, clear of both ends and astride the
+  /// halfway point, are its ramp (independent looked-at 20080: 6 reps lost
+  /// without). A sonar switching between a bar on the hooks (88 cm) and a
+  /// bench (70 cm) at σ 3.5 misses its ends by as much, but not by twice
+  /// its noise three times in a row.
+  @Test(arguments: [
+    (96.0, 60.0, 3.0, [64.0, 71, 73, 83, 86, 96], true),
+    (88.0, 70.0, 3.5, [75.0, 76, 82, 88], false),
+  ])
+  func aRampSteppedOverItsMiddleIsSeenFromReadingsAstrideIt(
+    topCm: Double, bottomCm: Double, noiseCm: Double, afterValley: [Double], seen: Bool
+  ) {
+    let (samples, rise) = Self.switchedRise(
+      topCm: topCm, bottomCm: bottomCm, run: 8, periodS: 0.067, afterValley: afterValley)
+    #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: noiseCm) == seen)
+  }
+
   /// A sonar's switch from the top to the bottom (`run` readings each),
   /// then `afterValley`, whose last reading is the rise's peak, and a
   /// few more at the top.
