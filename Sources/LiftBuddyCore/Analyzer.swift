@@ -92,6 +92,12 @@ public struct Analyzer: Sendable {
   private var silences: Deque<ClosedRange<Double>> = []
   private var lastArrivalT: Double? = nil
   static let maxSilences = 16
+  /// Every reading in range, kept or not, over `maxRepBufferS` and at most
+  /// `maxAnswered`: what the sonar sent across a dropout in the kept
+  /// readings (`RepMeasurer.seenMoving`'s `answered`).
+  private var answered: Deque<TimedHeight> = []
+  /// 30 s at 100 Hz, and more: a flood at one instant must not grow it.
+  static let maxAnswered = 4096
   private var lastSmoothed: TimedHeight? = nil
   private var arrivalLag = 0.0
   private var spikesCounted = 0
@@ -225,6 +231,13 @@ public struct Analyzer: Sendable {
         silences.append(last...s.t)
       }
       lastArrivalT = s.t
+      if Despiker.plausibleRange.contains(s.cm) {
+        if answered.count == Self.maxAnswered { answered.removeFirst() }
+        answered.append(s)
+        while let first = answered.first, s.t - first.t > Self.maxRepBufferS {
+          answered.removeFirst()
+        }
+      }
       despiker.push(s) { clean.append($0) }
     }
     keep(clean, into: &events)
@@ -346,7 +359,7 @@ public struct Analyzer: Sendable {
       let measured = measurer.measure(
         samples: samples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
         maxRomCm: RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise),
-        attitude: attitude, noiseCm: noise.sigmaCm)
+        attitude: attitude, noiseCm: noise.sigmaCm, answered: sent)
     else {
       // No rep, but the bar went somewhere: a rise to another top (a clean
       // from the hips after a pick-up) is the bar taken elsewhere, and a
@@ -569,6 +582,16 @@ public struct Analyzer: Sendable {
     let seen = kept.lazy.filter(inside).count
     if seen >= RepRules.minDescentReadingsSeen { return .timed(RepMeasurer.scaled(span)) }
     return samples.lazy.filter(inside).count > seen ? nil : .unseen
+  }
+
+  /// The readings in range sent strictly between two times (`answered`).
+  private func sent(from: Double, to: Double) -> [TimedHeight] {
+    var found: [TimedHeight] = []
+    for s in answered.reversed() {
+      if s.t <= from { break }
+      if s.t < to { found.append(s) }
+    }
+    return found.reversed()
   }
 
   /// Whether the sonar was silent at some time between two times.

@@ -377,6 +377,46 @@ import Testing
     #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1) == seen)
   }
 
+  /// The gap in the kept readings is judged on what the sonar sent across
+  /// it. A squat bar on the hooks over a sonar switching between a rack
+  /// foot (78 cm) and the floor (134 cm), every reading of 0.36 s rejected
+  /// by the gate (independent looked-at 20040: a set of one 64-cm "rep"),
+  /// answered at the top for several readings and then at the bottom
+  /// again: no dropout. A pull after such a switch whose own ramp the gate
+  /// rejected (readings across the middle), or a stray at the top then an
+  /// echo off the floor during a pull, says nothing against it; nor does
+  /// silence.
+  @Test(arguments: [
+    ([77.0, 79, 134, 138, 137, 132, 135, 131, 77], false),
+    ([77.0, 134, 136, 77, 95, 110, 125], true),
+    ([132.0, 79], true),
+    ([], true),
+  ])
+  func aDropoutIsJudgedOnWhatTheSonarSentAcrossIt(sent: [Double], seen: Bool) {
+    var samples: [TimedHeight] = []
+    var t = 0.0
+    for _ in 0..<20 {
+      samples.append(TimedHeight(t: t, cm: 78))
+      t += 0.04
+    }
+    let valley = samples[samples.count - 1]
+    let across = sent.enumerated().map { i, cm in
+      TimedHeight(t: valley.t + 0.36 * Double(i + 1) / Double(sent.count + 1), cm: cm)
+    }
+    t = valley.t + 0.36
+    for _ in 0..<10 {
+      samples.append(TimedHeight(t: t, cm: 134))
+      t += 0.04
+    }
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: samples[20], previousPeak: nil, arrivedAtValleyT: 0)
+    let answered: RepMeasurer.Answered = { from, to in
+      across.filter { $0.t > from && $0.t < to }
+    }
+    #expect(
+      RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1, answered: answered) == seen)
+  }
+
   /// The counterpart: short bench presses (22 cm) over the same mat, whose
   /// middle would vanish at 5 σ of 2.5 cm from either end, still count.
   @Test func shortRepsOverANoisyMatStillCount() {

@@ -288,6 +288,11 @@ struct RepMeasurer: Sendable {
   /// steps were 0.08–0.27 s (19 invented reps), the true first rises
   /// passed this way 0.9 s or had no reading at the bottom at all.
   static let unseenRiseDropoutS = 0.3
+  /// A sonar switching under a resting bar comes back to the bottom after
+  /// reading the top this many times in a row (`seenMoving`); after one, a
+  /// stray at the top and an echo off the floor during a pull (tune
+  /// warm-up 522: 77 cm 0.06 s into a deadlift, then 24 cm).
+  static let switchingTopReadings = 2
 
   /// The middle's margin from either end of a move from `low` to `high`.
   static func crossingMargin(_ low: Double, _ high: Double, noiseCm: Double) -> Double {
@@ -357,6 +362,10 @@ struct RepMeasurer: Sendable {
     return sawMiddle && laterAtTop != (a.cm > b.cm)
   }
 
+  /// The readings in range the sonar sent between two times, kept or not
+  /// (`seenMoving`).
+  typealias Answered = (_ from: Double, _ to: Double) -> [TimedHeight]
+
   /// Whether the bar was seen moving in a round trip: no crossing of the
   /// middle of the rise's ramp nor of the descent just before it (a
   /// reading there between one at either end) is a sonar switching
@@ -369,14 +378,60 @@ struct RepMeasurer: Sendable {
   /// alone went unseen (an echo burst or a stuck run and a dropout across
   /// a press: 0.8 % of tune reps) still counts, as does a first rise out
   /// of a rest across a dropout (`unseenRiseDropoutS`).
-  static func seenMoving(_ samples: [TimedHeight], rise: TurnFinder.Rise, noiseCm: Double)
-    -> Bool
-  {
+  ///
+  /// A dropout is judged on what the sonar sent across it (`answered`),
+  /// not only on what the gate kept: a sonar switching between the floor
+  /// and a rack foot under a resting squat bar answered at both ends every
+  /// 0.1 s while the gate kept none of it for 0.36 s, and the switch passed
+  /// for a first rise (independent looked-at 20040, 20027). Rejected
+  /// readings that cross the rise's middle are a fast bar's own ramp (a
+  /// stuck sonar's first pull: tune deadlift-platform), and it stands.
+  /// Independent looked-at 20000–20119: reports that were no set 9 → 6,
+  /// invented reps 12 → 9, exact sets 92.5 → 93.3 %; looked-at 9000–9059
+  /// unchanged; tune 201–600 missed 242 → 243 (a first pull in 591's
+  /// sensor faults).
+  static func seenMoving(
+    _ samples: [TimedHeight], rise: TurnFinder.Rise, noiseCm: Double,
+    answered: Answered = { _, _ in [] }
+  ) -> Bool {
     func seen(from a: TimedHeight, to b: TimedHeight) -> Bool {
       crossed(samples, from: a, to: b, noiseCm: noiseCm)
     }
     /// From the last reading at the rise's bottom to the first at its top
     /// after it; nil when there is no such pair.
+    /// The time between two kept readings, the last at the rise's bottom
+    /// and the first at its top, that the bar could have risen unseen. A
+    /// sonar switching between two targets under a resting bar answers
+    /// at both ends all the while, back at the bottom after the top
+    /// (`switchingTopReadings`): then only from the last reading sent at
+    /// the bottom to the first at the top after it. A sonar that saw the top and never the bottom again,
+    /// or whose readings crossed the middle (the bar's own ramp, rejected
+    /// as too fast), says nothing against the whole span.
+    func quietAcrossS(from: Double, to: Double, margin: Double) -> Double {
+      // Not readings beyond either end: strays, no sign of either target.
+      let sent = answered(from, to).filter {
+        $0.cm >= rise.valley.cm - margin && $0.cm <= rise.peak.cm + margin
+      }
+      let atBottom = { (s: TimedHeight) in abs(s.cm - rise.valley.cm) <= margin }
+      let atTop = { (s: TimedHeight) in abs(s.cm - rise.peak.cm) <= margin }
+      var returns = 0
+      var topRun = 0
+      for s in sent {
+        if atTop(s) {
+          topRun += 1
+        } else if atBottom(s) {
+          if topRun >= Self.switchingTopReadings { returns += 1 }
+          topRun = 0
+        }
+      }
+      guard returns > 0,
+        let lastAtBottom = sent.lastIndex(where: atBottom),
+        !crossed(
+          sent, from: TimedHeight(t: from, cm: rise.valley.cm),
+          to: TimedHeight(t: to, cm: rise.peak.cm), noiseCm: noiseCm)
+      else { return to - from }
+      return (sent[lastAtBottom...].first(where: atTop)?.t ?? to) - sent[lastAtBottom].t
+    }
     func silentAcrossS() -> Double? {
       let margin = crossingMargin(rise.valley.cm, rise.peak.cm, noiseCm: noiseCm)
       var firstTopT: Double? = nil
@@ -386,7 +441,7 @@ struct RepMeasurer: Sendable {
         if s.cm >= rise.peak.cm - margin {
           firstTopT = s.t
         } else if s.cm <= rise.valley.cm + margin, let top = firstTopT {
-          return top - s.t
+          return quietAcrossS(from: s.t, to: top, margin: margin)
         }
       }
       return nil
@@ -409,14 +464,17 @@ struct RepMeasurer: Sendable {
   /// (the plausibility gates above, `seenMoving`).
   func measure(
     samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, minRiseCm: Double,
-    maxRomCm: Double, attitude: AttitudeLog, noiseCm: Double = 0
+    maxRomCm: Double, attitude: AttitudeLog, noiseCm: Double = 0,
+    answered: Answered = { _, _ in [] }
   ) -> Measured? {
     // Without a stuck sonar's repeats (`StuckReadings`). Should they have
     // hidden so much of the rise that too little is left to fit, the
     // straight path across them still bounds it: a rep is not lost to them.
     // Likewise a rep whose ends, fitted over their whole windows, fail the
     // gates is measured again with the ends near the velocity's turnarounds.
-    guard Self.seenMoving(samples, rise: rise, noiseCm: noiseCm) else { return nil }
+    guard Self.seenMoving(samples, rise: rise, noiseCm: noiseCm, answered: answered) else {
+      return nil
+    }
     let cleaned = StuckReadings.removed(from: samples)
     let gated = { (samples: [TimedHeight], nearGuess: Bool, sparse: Bool) -> Measured? in
       var measurer = self
