@@ -417,6 +417,51 @@ import Testing
       RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1, answered: answered) == seen)
   }
 
+  /// A crossing resting on one kept reading in the middle is asked of the
+  /// readings sent too. A sonar switching between a rack foot (77 cm) and
+  /// a bench bar on the hooks (101 cm) sent 102 before its stray at 88; the
+  /// gate kept 77, 88, 101 (independent looked-at 40037: a 28-cm "rep").
+  /// The same stray with no top reading sent before it is a ramp seen.
+  @Test(arguments: [([77.0, 102.6, 88.4], false), ([77.0, 88.4], true)])
+  func aCrossingKeptFromOneStrayIsAskedOfWhatWasSent(sent: [Double], seen: Bool) {
+    var samples: [TimedHeight] = []
+    var t = 0.0
+    for _ in 0..<10 {
+      samples.append(TimedHeight(t: t, cm: 77))
+      t += 0.068
+    }
+    let valley = samples[samples.count - 1]
+    let across = sent.enumerated().map { i, cm in
+      TimedHeight(t: valley.t + 0.068 * Double(i + 1), cm: cm)
+    }
+    samples.append(across[across.count - 1])
+    t = across[across.count - 1].t + 0.068
+    for _ in 0..<6 {
+      samples.append(TimedHeight(t: t, cm: 101))
+      t += 0.068
+    }
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: samples[11], previousPeak: nil, arrivedAtValleyT: 0)
+    let answered: RepMeasurer.Answered = { from, to in
+      (across + samples).filter { $0.t > from && $0.t < to }.sorted { $0.t < $1.t }
+    }
+    #expect(RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 2, answered: answered) == seen)
+    // A ramp with three kept readings or more in its middle stands,
+    // whatever was sent beside it (an echo run at the bottom's level
+    // during a pull, independent looked-at 30019).
+    var ramp = Array(samples[0..<10])
+    for cm in [84.0, 90, 97, 104, 111, 118, 125, 125, 125] {
+      ramp.append(TimedHeight(t: ramp[ramp.count - 1].t + 0.04, cm: cm))
+    }
+    let pull = TurnFinder.Rise(
+      valley: valley, peak: ramp[16], previousPeak: nil, arrivedAtValleyT: 0)
+    let echo = [0.01, 0.02, 0.03].map { TimedHeight(t: ramp[14].t + $0, cm: 77) }
+    let echoes: RepMeasurer.Answered = { from, to in
+      (ramp + echo).filter { $0.t > from && $0.t < to }.sorted { $0.t < $1.t }
+    }
+    #expect(RepMeasurer.seenMoving(ramp, rise: pull, noiseCm: 2, answered: echoes))
+  }
+
   /// The counterpart: short bench presses (22 cm) over the same mat, whose
   /// middle would vanish at 5 σ of 2.5 cm from either end, still count.
   @Test func shortRepsOverANoisyMatStillCount() {
