@@ -393,21 +393,12 @@ import Testing
     ([], true),
   ])
   func aDropoutIsJudgedOnWhatTheSonarSentAcrossIt(sent: [Double], seen: Bool) {
-    var samples: [TimedHeight] = []
-    var t = 0.0
-    for _ in 0..<20 {
-      samples.append(TimedHeight(t: t, cm: 78))
-      t += 0.04
-    }
+    var samples = Self.held(78, readings: 20, from: 0, periodS: 0.04)
     let valley = samples[samples.count - 1]
     let across = sent.enumerated().map { i, cm in
       TimedHeight(t: valley.t + 0.36 * Double(i + 1) / Double(sent.count + 1), cm: cm)
     }
-    t = valley.t + 0.36
-    for _ in 0..<10 {
-      samples.append(TimedHeight(t: t, cm: 134))
-      t += 0.04
-    }
+    samples += Self.held(134, readings: 10, from: valley.t + 0.36, periodS: 0.04)
     let rise = TurnFinder.Rise(
       valley: valley, peak: samples[20], previousPeak: nil, arrivedAtValleyT: 0)
     let answered: RepMeasurer.Answered = { from, to in
@@ -424,22 +415,13 @@ import Testing
   /// The same stray with no top reading sent before it is a ramp seen.
   @Test(arguments: [([77.0, 102.6, 88.4], false), ([77.0, 88.4], true)])
   func aCrossingKeptFromOneStrayIsAskedOfWhatWasSent(sent: [Double], seen: Bool) {
-    var samples: [TimedHeight] = []
-    var t = 0.0
-    for _ in 0..<10 {
-      samples.append(TimedHeight(t: t, cm: 77))
-      t += 0.068
-    }
+    var samples = Self.held(77, readings: 10, from: 0, periodS: 0.068)
     let valley = samples[samples.count - 1]
     let across = sent.enumerated().map { i, cm in
       TimedHeight(t: valley.t + 0.068 * Double(i + 1), cm: cm)
     }
     samples.append(across[across.count - 1])
-    t = across[across.count - 1].t + 0.068
-    for _ in 0..<6 {
-      samples.append(TimedHeight(t: t, cm: 101))
-      t += 0.068
-    }
+    samples += Self.held(101, readings: 6, from: across[across.count - 1].t + 0.068, periodS: 0.068)
     let rise = TurnFinder.Rise(
       valley: valley, peak: samples[11], previousPeak: nil, arrivedAtValleyT: 0)
     let answered: RepMeasurer.Answered = { from, to in
@@ -460,6 +442,11 @@ import Testing
       (ramp + echo).filter { $0.t > from && $0.t < to }.sorted { $0.t < $1.t }
     }
     #expect(RepMeasurer.seenMoving(ramp, rise: pull, noiseCm: 2, answered: echoes))
+  }
+
+  /// `readings` readings of one level, `periodS` apart from `from` on.
+  static func held(_ cm: Double, readings: Int, from: Double, periodS: Double) -> [TimedHeight] {
+    (0..<readings).map { TimedHeight(t: from + Double($0) * periodS, cm: cm) }
   }
 
   /// The counterpart: short bench presses (22 cm) over the same mat, whose

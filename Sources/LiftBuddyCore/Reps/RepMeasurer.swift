@@ -419,16 +419,15 @@ struct RepMeasurer: Sendable {
       let sent = answered(a.t, b.t).filter { $0.cm >= low - margin && $0.cm <= high + margin }
       return sent.isEmpty || crossed(sent, from: a, to: b, noiseCm: noiseCm)
     }
-    /// From the last reading at the rise's bottom to the first at its top
-    /// after it; nil when there is no such pair.
     /// The time between two kept readings, the last at the rise's bottom
     /// and the first at its top, that the bar could have risen unseen. A
     /// sonar switching between two targets under a resting bar answers
     /// at both ends all the while, back at the bottom after the top
     /// (`switchingTopReadings`): then only from the last reading sent at
-    /// the bottom to the first at the top after it. A sonar that saw the top and never the bottom again,
-    /// or whose readings crossed the middle (the bar's own ramp, rejected
-    /// as too fast), says nothing against the whole span.
+    /// the bottom to the first at the top after it. A sonar that saw the
+    /// top and never the bottom again, or whose readings crossed the
+    /// middle (the bar's own ramp, rejected as too fast), says nothing
+    /// against the whole span.
     func quietAcrossS(from: Double, to: Double, margin: Double) -> Double {
       // Not readings beyond either end: strays, no sign of either target.
       let sent = answered(from, to).filter {
@@ -454,6 +453,9 @@ struct RepMeasurer: Sendable {
       else { return to - from }
       return (sent[lastAtBottom...].first(where: atTop)?.t ?? to) - sent[lastAtBottom].t
     }
+    /// From the last reading at the rise's bottom to the first at its top
+    /// after it, as quiet as `quietAcrossS` finds it; nil when there is no
+    /// such pair.
     func silentAcrossS() -> Double? {
       let margin = crossingMargin(rise.valley.cm, rise.peak.cm, noiseCm: noiseCm)
       var firstTopT: Double? = nil

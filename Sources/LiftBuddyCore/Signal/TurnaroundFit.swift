@@ -87,11 +87,12 @@ enum TurnaroundFit {
 
   /// Readings further than this from the fit, in its residuals' robust
   /// deviation (1.4826 × the median absolute residual), are a sonar's
-  /// strays that the gate let through (a run of echoes off a plate under
-  /// a deadlift's start, 4–9 cm under a bar at 21 cm, pulled its bottom
-  /// 10 cm low): the fit is made again without them. Never nearer than
-  /// the gate's own margin (`TrackGate.marginCm`): a whole-cm clip at rest
-  /// has residuals of a few millimetres, and its quantisation is no stray.
+  /// strays that the gate let through, one or two beside a turnaround
+  /// (a run long enough to bend the parabolas through it is the gate's
+  /// to refuse, `TrackGate`): the fit is made again without them. Never
+  /// nearer than the gate's own margin (`TrackGate.marginCm`): a whole-cm
+  /// clip at rest has residuals of a few millimetres, and its quantisation
+  /// is no stray.
   /// Independent looked-at 20000–20119: ROM MAE 1.19 → 1.16 cm (the worst
   /// stream, a dirty touch-and-go bench, 4.91 → 3.48), one rep more missed
   /// there; tune 201–600 totals unchanged.
