@@ -264,7 +264,7 @@ struct RepMeasurer: Sendable {
   /// ends by twice its noise too (at only 20–80 %, a sonar switching 18
   /// cm at σ 3.5 made seven such "ramps" in one dirty bench session's
   /// rests). Independent looked-at 20000–20119: reps missed 27 → 20
-  /// (dirty 75 → 79 % exact), none invented; looked-at 9000–9059
+  /// (dirty 77 → 79 % exact), none invented; looked-at 9000–9059
   /// unchanged; tune 201–600 missed 244 → 242.
   static let straddleReadings = 3
   static let straddleNoiseSigmas = 2.0
