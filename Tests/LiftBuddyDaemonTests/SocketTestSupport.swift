@@ -11,6 +11,12 @@ import Testing
 /// timeout, so a missing line fails the test instead of hanging it. Used by
 /// one thread at a time; run its calls through `SocketTest.offPool` so they never block
 /// Swift's cooperative threads (the server's daemon double runs there).
+///
+/// The timeout is a bound, not a target: the server answers `set`,
+/// `start_set`, `end_set` and `status` from a task on the cooperative pool,
+/// which has two threads here and, in the first 20 s of a full `swift test`,
+/// is queued behind the CPU-bound analyzer suites (every small test of that
+/// span reports 20 s). A 15-s bound failed CI once on that wait alone.
 final class SocketTestClient: @unchecked Sendable {
   let fd: Int32
   private var pending: [UInt8] = []
@@ -19,7 +25,7 @@ final class SocketTestClient: @unchecked Sendable {
     var description: String
   }
 
-  init(path: String, timeout: Double = 15) throws {
+  init(path: String, timeout: Double = 60) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
     let result = try SocketAddress(unixDomainSocketPath: path).withSockAddr {
