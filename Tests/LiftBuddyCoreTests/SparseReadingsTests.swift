@@ -25,4 +25,28 @@ import Testing
       #expect(abs(got.meanVelocityMps - want.meanMps) < 0.3, "mean \(got.meanVelocityMps)")
     }
   }
+
+  /// The second attempt widens a slow rep's window too. A rep rising
+  /// over 0.7 s or more is measured over the default window (0.25 s),
+  /// which at 7.5 Hz (a dirty clip whose every other ping comes back
+  /// empty) holds one reading: no line, no velocity, the rep lost
+  /// (independent looked-at 60020, a deadlift over a dirty floor). A
+  /// ramp with no reading on it is not widened over
+  /// (`RepMeasurer.sparseRampReadings`).
+  @Test(arguments: [0.9, 1.4])
+  func aSlowRepReadAtAQuarterOfTheRateIsCounted(up: Double) {
+    let lift = SyntheticLift.squat(reps: 4, romCm: 50, up: up, pause: 0.3, top: 2)
+    var n = 0
+    let lines = lift.lines(rateHz: 30).filter { line in
+      guard line.line.hasPrefix("s:") else { return true }
+      n += 1
+      return n % 4 == 0
+    }
+    let reports = analyze(lines, session: SessionInfo(source: "test", exercise: .squat)).reports
+    #expect(reports.map(\.reps.count) == [4])
+    for (got, want) in zip(reports.first?.reps ?? [], lift.truth) {
+      #expect(abs(got.romCm - want.romCm) < 3, "rom \(got.romCm)")
+      #expect(abs(got.meanVelocityMps - want.meanMps) < 0.1, "mean \(got.meanVelocityMps)")
+    }
+  }
 }

@@ -165,8 +165,22 @@ struct RepMeasurer: Sendable {
   /// 1–40, where a skipped ping now and then stretches the spacing of
   /// readings that measured well. Tune 1–40: sensor-faults
   /// 88.1 → 89.8 % exact (recall 0.966 → 0.975), soft-floor 95.2 → 96.2 %;
-  /// 2, 2.5 and 4 spacings gave the same counts within one set.
+  /// 2, 2.5 and 4 spacings gave the same counts within one set. Slow reps
+  /// too: their window had stayed the default (`windowS`, 0.25 s), one
+  /// reading at 7.5 Hz, where a dirty clip's every other ping comes back
+  /// empty (independent looked-at 60020: a deadlift pull lost).
+  /// Independent looked-at 30000–60119: missed 41 → 38; 20000–20119 one
+  /// more invented rep (a dirty bench's missed rep found 1 s late); tune
+  /// 201–600 missed 244 → 243.
   static let minWindowReadings = 3.0
+  /// A slow rep's window is widened only over a ramp the sonar saw, this
+  /// many readings inside its 20–80 % (`rampReadings`). Widened across a
+  /// dropout, the window fits a line over it: a clean to the shoulders
+  /// lost to a BLE stall became a 68-cm "rep"
+  /// (`aPickupIsNotProvedByAPutDownFromHigherUp`). Tune 201–600 would
+  /// have found 16 reps more that way, each with fewer than two readings
+  /// on its ramp; the independent sets, none.
+  static let sparseRampReadings = 2
   /// A slow rep's peak is read over the same share of its rise, up to this
   /// many measurement windows: the maximum of a noisy curve reads high,
   /// and a slow rep's curve is flat enough near its peak for a wider fit.
@@ -542,9 +556,8 @@ struct RepMeasurer: Sendable {
     // A fast rep (a light bench press rises in a third of a second) would
     // be flattened by a window tuned for a squat: scale it with the rep.
     if let riseS = Self.riseDuration(samples, rise: rise) {
-      let scaled = max(
-        Self.minWindowS, Self.windowShareOfRise * riseS,
-        sparse ? Self.minWindowReadings * Self.readingSpacing(samples, rise: rise) : 0)
+      let sparseS = sparse ? Self.minWindowReadings * Self.readingSpacing(samples, rise: rise) : 0
+      let scaled = max(Self.minWindowS, Self.windowShareOfRise * riseS, sparseS)
       let forNoise = Self.noiseWindowSPerCm * noiseCm
       let fitted = max(scaled, forNoise)
       // The peak is read over `peakWindowFactor` of its window, itself a
@@ -559,7 +572,9 @@ struct RepMeasurer: Sendable {
           noiseCm: noiseCm
         ).measureFixed(samples: samples, rise: rise, index: index, attitude: attitude)
       }
-      var slow = self
+      var slow =
+        sparseS > windowS && Self.rampReadings(samples, rise: rise) >= Self.sparseRampReadings
+        ? RepMeasurer(smoother: smoother, windowS: sparseS, noiseCm: noiseCm) : self
       slow.endsNearGuess = true
       slow.peakWindowS = min(peakScale, Self.slowPeakMaxFactor * windowS)
       return slow.measureFixed(samples: samples, rise: rise, index: index, attitude: attitude)
@@ -567,6 +582,12 @@ struct RepMeasurer: Sendable {
     var unscaled = self
     unscaled.endsNearGuess = true
     return unscaled.measureFixed(samples: samples, rise: rise, index: index, attitude: attitude)
+  }
+
+  /// The readings strictly inside the rise's transit (`transit`, 20–80 %).
+  static func rampReadings(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Int {
+    guard let ramp = transit(samples, from: rise.valley, to: rise.peak) else { return 0 }
+    return samples.count { $0.t > ramp.lowerBound && $0.t < ramp.upperBound }
   }
 
   /// The mean spacing of the readings between the rise's valley and peak
