@@ -408,6 +408,30 @@ import Testing
       RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1, answered: answered) == seen)
   }
 
+  /// A sonar that switched to the top and back in the second before the
+  /// dropout was switching, not resting: the top it reads across the
+  /// dropout is the other target's, no sign of a bar that rose. An
+  /// overhead-press bar on the hooks over a rack foot (67 cm) and the
+  /// floor (129 cm): the gate kept the foot, then the floor after 0.5 s of
+  /// it, and a 62-cm "rep" each time (independent looked-at 60107).
+  @Test(arguments: [([129.0, 130, 67], false), ([67.0, 68, 67], true), ([129.0, 67], true)])
+  func aDropoutAfterTheSonarSwitchedIsNoRise(before: [Double], seen: Bool) {
+    var samples = Self.held(67, readings: 30, from: 0, periodS: 0.025)
+    let valley = samples[samples.count - 1]
+    let earlier = before.enumerated().map { i, cm in
+      TimedHeight(t: valley.t - 0.5 + 0.025 * Double(i), cm: cm)
+    }
+    let across = (1...8).map { TimedHeight(t: valley.t + 0.05 * Double($0), cm: 129) }
+    samples += Self.held(129, readings: 10, from: valley.t + 0.45, periodS: 0.025)
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: samples[35], previousPeak: nil, arrivedAtValleyT: 0)
+    let answered: RepMeasurer.Answered = { from, to in
+      (earlier + across).filter { $0.t > from && $0.t < to }.sorted { $0.t < $1.t }
+    }
+    #expect(
+      RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1, answered: answered) == seen)
+  }
+
   /// A crossing resting on one kept reading in the middle is asked of the
   /// readings sent too. A sonar switching between a rack foot (77 cm) and
   /// a bench bar on the hooks (101 cm) sent 102 before its stray at 88; the
