@@ -409,24 +409,36 @@ import Testing
   }
 
   /// A sonar that switched to the top and back in the second before the
-  /// dropout was switching, not resting: the top it reads across the
-  /// dropout is the other target's, no sign of a bar that rose. An
-  /// overhead-press bar on the hooks over a rack foot (67 cm) and the
-  /// floor (129 cm): the gate kept the foot, then the floor after 0.5 s of
-  /// it, and a 62-cm "rep" each time (independent looked-at 60107).
-  @Test(arguments: [([129.0, 130, 67], false), ([67.0, 68, 67], true), ([129.0, 67], true)])
-  func aDropoutAfterTheSonarSwitchedIsNoRise(before: [Double], seen: Bool) {
+  /// dropout (a run of two at the top, or two single readings) was
+  /// switching, not resting: the top it reads across the dropout is the
+  /// other target's, no sign of a bar that rose. An overhead-press bar on
+  /// the hooks over a rack foot (67 cm) and the floor (129 cm): the gate
+  /// kept the foot, then the floor after 0.5 s of it, and a 62-cm "rep"
+  /// each time (independent looked-at 60107). Across the dropout, only a
+  /// crossing upward is the bar's own ramp: the sonar's 128, 96, 68 there
+  /// was another switch.
+  @Test(arguments: [
+    ([129.0, 130, 67], [129.0], false),
+    ([67.0, 68, 67], [129.0], true),
+    ([129.0, 67], [129.0], true),
+    ([129.0, 67, 130, 67], [129.0], false),
+    ([129.0, 130, 67], [128.0, 96, 68, 129], false),
+    ([129.0, 130, 67], [68.0, 96, 129], true),
+  ])
+  func aDropoutAfterTheSonarSwitchedIsNoRise(before: [Double], across: [Double], seen: Bool) {
     var samples = Self.held(67, readings: 30, from: 0, periodS: 0.025)
     let valley = samples[samples.count - 1]
     let earlier = before.enumerated().map { i, cm in
-      TimedHeight(t: valley.t - 0.5 + 0.025 * Double(i), cm: cm)
+      TimedHeight(t: valley.t - 0.5 + 0.05 * Double(i), cm: cm)
     }
-    let across = (1...8).map { TimedHeight(t: valley.t + 0.05 * Double($0), cm: 129) }
+    let sent = across.enumerated().map { i, cm in
+      TimedHeight(t: valley.t + 0.4 * Double(i + 1) / Double(across.count + 1), cm: cm)
+    }
     samples += Self.held(129, readings: 10, from: valley.t + 0.45, periodS: 0.025)
     let rise = TurnFinder.Rise(
       valley: valley, peak: samples[35], previousPeak: nil, arrivedAtValleyT: 0)
     let answered: RepMeasurer.Answered = { from, to in
-      (earlier + across).filter { $0.t > from && $0.t < to }.sorted { $0.t < $1.t }
+      (earlier + sent).filter { $0.t > from && $0.t < to }.sorted { $0.t < $1.t }
     }
     #expect(
       RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1, answered: answered) == seen)

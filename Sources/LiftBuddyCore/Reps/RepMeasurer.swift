@@ -316,6 +316,13 @@ struct RepMeasurer: Sendable {
   /// 50 → 43, no rep lost; tune 201–600 unchanged. Over 2 s, one rep of
   /// 40000–40119 lost.
   static let switchingLookbackS = 1.0
+  /// Single readings at the top count too, when the sonar came back to
+  /// the bottom after this many of them within that second (60107 again,
+  /// 14 s later: 132, 130, 129, 128 each alone between the foot's
+  /// readings). Looked-at 40000–70119: reports that were no set 13 → 12,
+  /// invented reps 32 → 30 (one a squat set's third "rep", 1.3 s after
+  /// the missed one); tune 201–600 unchanged.
+  static let switchingReturns = 2
   /// A crossing shown by fewer kept readings in the middle than this is
   /// asked of the readings the sonar sent too (`seenMoving`): the gate's
   /// rejections can make a switch look like a ramp. A sonar switching
@@ -353,7 +360,10 @@ struct RepMeasurer: Sendable {
     // looked-at / held-out seeds: 24 → 8, 53 → 27; no rep lost on
     // tune 201–600, 2 of 28 097 on held-out 5040–5399.
     // From the newest back: the rise is measured at its top, at the end
-    // of the buffer, and the buffer can hold minutes before it.
+    // of the buffer, and the buffer can hold minutes before it. Only a
+    // crossing from `a`'s end to `b`'s is the move: across a rise's
+    // dropout a switching sonar sent 128, 96, 68 (independent looked-at
+    // 40000–40119: one report that was no set fewer, nothing lost).
     let endCm = seenRampShare * (high - low)
     // Whether the nearest end reading after the ones in hand is the top.
     var laterAtTop = b.cm > a.cm
@@ -391,7 +401,7 @@ struct RepMeasurer: Sendable {
         continue
       }
       between = 0
-      if sawMiddle, atTop != laterAtTop { return true }
+      if sawMiddle, atTop != laterAtTop, laterAtTop == (b.cm > a.cm) { return true }
       laterAtTop = atTop
       sawMiddle = false
     }
@@ -460,15 +470,18 @@ struct RepMeasurer: Sendable {
       let atBottom = { (s: TimedHeight) in abs(s.cm - rise.valley.cm) <= margin }
       let atTop = { (s: TimedHeight) in abs(s.cm - rise.peak.cm) <= margin }
       var returns = 0
+      var singles = 0
       var topRun = 0
       for s in sent {
         if atTop(s) {
           topRun += 1
         } else if atBottom(s) {
           if topRun >= Self.switchingTopReadings { returns += 1 }
+          if topRun > 0 { singles += 1 }
           topRun = 0
         }
       }
+      if singles >= Self.switchingReturns { returns += 1 }
       let across = sent.drop { $0.t <= from }
       guard returns > 0,
         !crossed(
