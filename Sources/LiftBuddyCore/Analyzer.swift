@@ -402,6 +402,8 @@ public struct Analyzer: Sendable {
         endSet(into: &events)
         count(s.measured, ends: s.ends, rise: s.rise, into: &events)
         count(measured, ends: ends, rise: rise, into: &events)
+      } else if RepRules.failedRep(ends, of: band, descentFromCm: rise.previousPeak?.cm) {
+        stranger = nil
       } else {
         // A set of one may itself have begun on a move that looked like a
         // rep (a continuous set's first press cut short, its real reps

@@ -419,6 +419,32 @@ import Testing
     #expect(e.reps.first.map { abs($0.rep.romCm - 55) < 2 } == true)
   }
 
+  @Test(arguments: [Exercise.benchPress, nil])
+  func aFailedRepIsTheSetsNotANewSet(exercise: Exercise?) {
+    // A bench press of one rep, then a failed one: down from the top to
+    // the chest, up 15 of its 34 cm, a stall, back to the chest, and a
+    // spotter's rise to the top and onto the hooks. The failed rep and
+    // the start of the spotter's rise, each 68 → 83 cm, were two rises
+    // of one lift that was not the set's, so a new set of two 15-cm
+    // "reps" (independent looked-at 60113). A rise down from the set's
+    // top to its bottom that stops well short of the top is the set's
+    // failed rep: it starts nothing.
+    let phases: [Phase] = [
+      .init(duration: 1.0, deltaCm: -34), .init(duration: 0.5, deltaCm: 0),
+      .init(duration: 0.8, deltaCm: 34), .init(duration: 1.2, deltaCm: 0),
+      .init(duration: 1.1, deltaCm: -34), .init(duration: 0.5, deltaCm: 0),
+      .init(duration: 1.0, deltaCm: 15), .init(duration: 1.5, deltaCm: 0),
+      .init(duration: 0.8, deltaCm: -15), .init(duration: 0.5, deltaCm: 0),
+      .init(duration: 0.9, deltaCm: 16), .init(duration: 0.4, deltaCm: 0),
+      .init(duration: 1.5, deltaCm: 18), .init(duration: 0.6, deltaCm: 0),
+      .init(duration: 0.8, deltaCm: 8), .init(duration: 20, deltaCm: 0),
+    ]
+    let e = events(SyntheticLift(startCm: 102, leadIn: 3, phases: phases), exercise)
+    #expect(e.reports.count == 1, "\(exercise?.rawValue ?? "unknown")")
+    #expect(e.reports.flatMap(\.reps).allSatisfy { $0.romCm > 30 }, "\(e.reports.map(\.reps))")
+    #expect(e.reports.first?.reps.first.map { abs($0.romCm - 34) < 2 } == true)
+  }
+
   @Test func aPickupIsNotProvedByAPutDownFromHigherUp() {
     // Picked up to the hips (46 → 78), held 1.3 s; the readings of the
     // dip and the clean to the shoulders are lost (a BLE stall); held at

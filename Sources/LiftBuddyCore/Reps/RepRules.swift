@@ -364,6 +364,23 @@ enum RepRules {
 
   /// A rise in a set that has reps: the set's top, and its bottom or a round
   /// trip from the top.
+  /// A rise from the set's bottom, down from the set's top, that stopped
+  /// well short of it (beyond `sameEnd`): the set's failed rep, not
+  /// another lift, so it cannot start a set with the rise after it. A
+  /// bench press failed at 83 cm of its 68–102, and the spotter's rise
+  /// stalled at 84 before going on: a new set of two 15-cm "reps"
+  /// (independent looked-at 60113). Looked-at 40000–70119: reports that
+  /// were no set 12 → 10, invented reps 30 → 28 (60113's spotter's rise
+  /// to the top now counts in the failed rep's set instead); the other
+  /// sets and tune 201–600 unchanged.
+  static func failedRep(_ ends: Ends, of band: Ends, descentFromCm: Double?) -> Bool {
+    guard let descentFromCm else { return false }
+    let range = band.rangeCm
+    return sameEnd(descentFromCm, band.topCm, rangeCm: range)
+      && sameEnd(ends.bottomCm, band.bottomCm, rangeCm: range)
+      && ends.topCm < band.topCm - max(sameEndMinCm, sameEndShareOfRise * range)
+  }
+
   static func belongs(_ ends: Ends, toSet band: Ends, cameDownFirst: Bool) -> Bool {
     let range = max(band.rangeCm, ends.rangeCm)
     return sameEnd(ends.topCm, band.topCm, rangeCm: range)
