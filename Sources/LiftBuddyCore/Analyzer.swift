@@ -381,6 +381,11 @@ public struct Analyzer: Sendable {
     let cameDown = RepRules.cameDownFirst(
       rise, concentricStartS: rep.concentricStartS, minRiseCm: minRiseCm)
     if let band = sets.band {
+      if session.exercise?.isEccentricFirst == true,
+        RepRules.goesOnFromAStall(rise, inSet: band, noiseCm: noise.sigmaCm)
+      {
+        return
+      }
       if RepRules.belongs(ends, toSet: band, cameDownFirst: cameDown) {
         guard
           RepRules.clipStayedOnTheBar(

@@ -445,6 +445,27 @@ import Testing
     #expect(e.reports.first?.reps.first.map { abs($0.romCm - 34) < 2 } == true)
   }
 
+  @Test(arguments: [Exercise.squat, .benchPress])
+  func aSpottersRiseOutOfAStallIsNoRep(exercise: Exercise) {
+    // A squat of one rep at 58 cm, then a failed one: down to the bottom,
+    // up 14 cm, stuck there 1.4 s, and lifted by the spotters to the top
+    // at 0.1 m/s. The stall was a valley 10 cm above the set's bottom
+    // (within the set's tolerance of it), so the spotters' rise passed for
+    // a 34-cm rep (independent looked-at 40022). A rise that did not come
+    // down from the set's top, out of a stand well above its bottom, goes
+    // on with a rise the bar already made: no rep of its own.
+    let phases: [Phase] = [
+      .init(duration: 1.5, deltaCm: -58), .init(duration: 0.3, deltaCm: 0),
+      .init(duration: 1.6, deltaCm: 58), .init(duration: 1.5, deltaCm: 0),
+      .init(duration: 1.2, deltaCm: -59), .init(duration: 0.3, deltaCm: 0),
+      .init(duration: 0.8, deltaCm: 14), .init(duration: 1.4, deltaCm: 0),
+      .init(duration: 4.2, deltaCm: 45), .init(duration: 20, deltaCm: 0),
+    ]
+    let e = events(SyntheticLift(startCm: 153, leadIn: 3, phases: phases), exercise)
+    #expect(e.reports.map(\.reps.count) == [1], "\(e.reports.map(\.reps))")
+    #expect(e.reports.first?.reps.first.map { abs($0.romCm - 58) < 2 } == true)
+  }
+
   @Test func aPickupIsNotProvedByAPutDownFromHigherUp() {
     // Picked up to the hips (46 → 78), held 1.3 s; the readings of the
     // dip and the clean to the shoulders are lost (a BLE stall); held at

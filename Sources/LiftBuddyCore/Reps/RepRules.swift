@@ -381,6 +381,25 @@ enum RepRules {
       && ends.topCm < band.topCm - max(sameEndMinCm, sameEndShareOfRise * range)
   }
 
+  /// A squat's or bench press's rep comes down from the set's top first.
+  /// A rise that came down less than `stallDescentShare` of the set's
+  /// range before it, out of a stand more than `stallSigmas` noise
+  /// deviations (and `sameEndMinCm`) above the set's bottom, goes on with
+  /// a rise the bar had already made: a failed rep stuck there and lifted
+  /// by the spotters (independent looked-at 40022: stuck 10 cm above the
+  /// bottom 1.4 s, then 45 cm at 0.1 m/s, a 34-cm "rep"). Over a dirty
+  /// floor, a paused bottom's noise makes such stands of its own, so the
+  /// margin grows with the noise (at 2 σ a paused bench press lost its
+  /// last rep to one: 60101). Looked-at 40000–40119 and 70000–70119:
+  /// invented reps 17 → 14; nothing lost, tune 201–600 unchanged.
+  static func goesOnFromAStall(_ rise: TurnFinder.Rise, inSet band: Ends, noiseCm: Double) -> Bool {
+    guard let before = rise.previousPeak else { return false }
+    return before.cm - rise.valley.cm < stallDescentShare * band.rangeCm
+      && rise.valley.cm > band.bottomCm + max(sameEndMinCm, stallSigmas * noiseCm)
+  }
+  static let stallDescentShare = 0.5
+  static let stallSigmas = 4.0
+
   static func belongs(_ ends: Ends, toSet band: Ends, cameDownFirst: Bool) -> Bool {
     let range = max(band.rangeCm, ends.rangeCm)
     return sameEnd(ends.topCm, band.topCm, rangeCm: range)
