@@ -393,19 +393,12 @@ import Testing
     ([], true),
   ])
   func aDropoutIsJudgedOnWhatTheSonarSentAcrossIt(sent: [Double], seen: Bool) {
-    var samples = Self.held(78, readings: 20, from: 0, periodS: 0.04)
-    let valley = samples[samples.count - 1]
     let across = sent.enumerated().map { i, cm in
-      TimedHeight(t: valley.t + 0.36 * Double(i + 1) / Double(sent.count + 1), cm: cm)
-    }
-    samples += Self.held(134, readings: 10, from: valley.t + 0.36, periodS: 0.04)
-    let rise = TurnFinder.Rise(
-      valley: valley, peak: samples[20], previousPeak: nil, arrivedAtValleyT: 0)
-    let answered: RepMeasurer.Answered = { from, to in
-      across.filter { $0.t > from && $0.t < to }
+      (dt: 0.36 * Double(i + 1) / Double(sent.count + 1), cm: cm)
     }
     #expect(
-      RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1, answered: answered) == seen)
+      Self.seenAcrossDropout(
+        bottomCm: 78, topCm: 134, readings: 20, periodS: 0.04, gapS: 0.36, sent: across) == seen)
   }
 
   /// A sonar that switched to the top and back in the second before the
@@ -426,22 +419,32 @@ import Testing
     ([129.0, 130, 67], [68.0, 96, 129], true),
   ])
   func aDropoutAfterTheSonarSwitchedIsNoRise(before: [Double], across: [Double], seen: Bool) {
-    var samples = Self.held(67, readings: 30, from: 0, periodS: 0.025)
-    let valley = samples[samples.count - 1]
-    let earlier = before.enumerated().map { i, cm in
-      TimedHeight(t: valley.t - 0.5 + 0.05 * Double(i), cm: cm)
-    }
+    let earlier = before.enumerated().map { i, cm in (dt: -0.5 + 0.05 * Double(i), cm: cm) }
     let sent = across.enumerated().map { i, cm in
-      TimedHeight(t: valley.t + 0.4 * Double(i + 1) / Double(across.count + 1), cm: cm)
-    }
-    samples += Self.held(129, readings: 10, from: valley.t + 0.45, periodS: 0.025)
-    let rise = TurnFinder.Rise(
-      valley: valley, peak: samples[35], previousPeak: nil, arrivedAtValleyT: 0)
-    let answered: RepMeasurer.Answered = { from, to in
-      (earlier + sent).filter { $0.t > from && $0.t < to }.sorted { $0.t < $1.t }
+      (dt: 0.4 * Double(i + 1) / Double(across.count + 1), cm: cm)
     }
     #expect(
-      RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1, answered: answered) == seen)
+      Self.seenAcrossDropout(
+        bottomCm: 67, topCm: 129, readings: 30, periodS: 0.025, gapS: 0.45,
+        sent: earlier + sent) == seen)
+  }
+
+  /// Whether a first rise is seen from a bar held at `bottomCm` to one
+  /// held at `topCm` `gapS` later, no reading kept between, given what the
+  /// sonar sent (seconds from the last kept bottom reading, and heights).
+  static func seenAcrossDropout(
+    bottomCm: Double, topCm: Double, readings: Int, periodS: Double, gapS: Double,
+    sent: [(dt: Double, cm: Double)]
+  ) -> Bool {
+    var samples = held(bottomCm, readings: readings, from: 0, periodS: periodS)
+    let valley = samples[samples.count - 1]
+    let answered = sent.map { TimedHeight(t: valley.t + $0.dt, cm: $0.cm) }.sorted { $0.t < $1.t }
+    samples += held(topCm, readings: 10, from: valley.t + gapS, periodS: periodS)
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: samples[readings], previousPeak: nil, arrivedAtValleyT: 0)
+    return RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1) { from, to in
+      answered.filter { $0.t > from && $0.t < to }
+    }
   }
 
   /// A crossing resting on one kept reading in the middle is asked of the
