@@ -362,8 +362,6 @@ enum RepRules {
     cameDownFirst && exercise == nil
   }
 
-  /// A rise in a set that has reps: the set's top, and its bottom or a round
-  /// trip from the top.
   /// A rise from the set's bottom, down from the set's top, that stopped
   /// well short of it (beyond `sameEnd`): the set's failed rep, not
   /// another lift, so it cannot start a set with the rise after it. A
@@ -378,7 +376,7 @@ enum RepRules {
     let range = band.rangeCm
     return sameEnd(descentFromCm, band.topCm, rangeCm: range)
       && sameEnd(ends.bottomCm, band.bottomCm, rangeCm: range)
-      && ends.topCm < band.topCm - max(sameEndMinCm, sameEndShareOfRise * range)
+      && ends.topCm < band.topCm && !sameEnd(ends.topCm, band.topCm, rangeCm: range)
   }
 
   /// A squat's or bench press's rep comes down from the set's top first.
@@ -400,6 +398,8 @@ enum RepRules {
   static let stallDescentShare = 0.5
   static let stallSigmas = 4.0
 
+  /// A rise in a set that has reps: the set's top, and its bottom or a round
+  /// trip from the top.
   static func belongs(_ ends: Ends, toSet band: Ends, cameDownFirst: Bool) -> Bool {
     let range = max(band.rangeCm, ends.rangeCm)
     return sameEnd(ends.topCm, band.topCm, rangeCm: range)
