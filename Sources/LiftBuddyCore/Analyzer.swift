@@ -352,12 +352,23 @@ public struct Analyzer: Sendable {
     // The rise as the bar made it (a deadlift's from the floor it lay on)
     // is what is measured and judged; `rise`, the turn finder's, keeps
     // naming it (its valley's time is how the set tracker knows it).
-    let lift =
+    var lift =
       session.exercise == .deadlift
       ? RepRules.anchoredAtRest(rise, samples: samples, noiseCm: noise.sigmaCm) : rise
+    // A deadlift's readings under the floor it lies on are echoes, not the
+    // bar: measured without them, and from the floor.
+    var measuredSamples = samples
+    if session.exercise == .deadlift,
+      let floor = RepRules.floorCm(
+        under: lift, inSet: sets.band, samples: samples,
+        noiseCm: noise.sigmaCm)
+    {
+      measuredSamples = samples.filter { $0.cm >= floor.lowestCm }
+      if lift.valley.cm < floor.lowestCm { lift.valley.cm = floor.levelCm }
+    }
     guard
       let measured = measurer.measure(
-        samples: samples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
+        samples: measuredSamples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
         maxRomCm: RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise),
         attitude: attitude, noiseCm: noise.sigmaCm, answered: sent)
     else {
