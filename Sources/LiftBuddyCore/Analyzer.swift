@@ -352,26 +352,33 @@ public struct Analyzer: Sendable {
     // The rise as the bar made it (a deadlift's from the floor it lay on)
     // is what is measured and judged; `rise`, the turn finder's, keeps
     // naming it (its valley's time is how the set tracker knows it).
-    var lift =
+    let anchored =
       session.exercise == .deadlift
       ? RepRules.anchoredAtRest(rise, samples: samples, noiseCm: noise.sigmaCm) : rise
-    // A deadlift's readings under the floor it lies on are echoes, not the
-    // bar: measured without them, and from the floor.
-    var measuredSamples = samples
-    if session.exercise == .deadlift,
-      let floor = RepRules.floorCm(
-        under: lift, inSet: sets.band, samples: samples,
-        noiseCm: noise.sigmaCm)
-    {
-      measuredSamples = samples.filter { $0.cm >= floor.lowestCm }
-      if lift.valley.cm < floor.lowestCm { lift.valley.cm = floor.levelCm }
+    // Measured without the echoes under its bottom where those are known
+    // (`BottomEchoes`), and as read if that measures nothing: the track
+    // gate may have followed the echoes and dropped the bar's own ramp,
+    // and the rise as read at least counts.
+    let maxRomCm = RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise)
+    func measure(_ samples: [TimedHeight], _ lift: TurnFinder.Rise) -> RepMeasurer.Measured? {
+      measurer.measure(
+        samples: samples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
+        maxRomCm: maxRomCm, attitude: attitude, noiseCm: noise.sigmaCm, answered: sent)
     }
-    guard
-      let measured = measurer.measure(
-        samples: measuredSamples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
-        maxRomCm: RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise),
-        attitude: attitude, noiseCm: noise.sigmaCm, answered: sent)
-    else {
+    var lift = anchored
+    var measured: RepMeasurer.Measured? = nil
+    if let clean = BottomEchoes.removed(
+      from: samples, rise: anchored, exercise: session.exercise, band: sets.band,
+      noiseCm: noise.sigmaCm)
+    {
+      lift = clean.rise
+      measured = measure(clean.samples, clean.rise)
+    }
+    if measured == nil {
+      lift = anchored
+      measured = measure(samples, anchored)
+    }
+    guard let measured else {
       // No rep, but the bar went somewhere: a rise to another top (a clean
       // from the hips after a pick-up) is the bar taken elsewhere, and a
       // first rep still waiting for its proof was a one-way move. (Such a

@@ -1,0 +1,108 @@
+import Testing
+
+@testable import LiftBuddyCore
+
+/// A rep's bottom read through the sonar's echoes (`BottomEchoes`): measured
+/// from the set's bottom, not from the echoes, and a bar that really went
+/// lower is no echo.
+@Suite struct BottomEchoesTests {
+  typealias Phase = SyntheticLift.Phase
+
+  /// The lines with the readings from `leadS` before each time replaced by
+  /// `echoes`, one reading each.
+  private func reading(
+    _ lines: [(t: Double, line: String)], echoes: [Int], before times: [Double], leadS: Double
+  ) -> [(t: Double, line: String)] {
+    var lines = lines
+    for time in times {
+      let run = lines.indices.filter {
+        lines[$0].line.hasPrefix("s:") && lines[$0].t > time - leadS
+      }
+      for (i, cm) in zip(run, echoes) { lines[i].line = "s:\(cm)" }
+    }
+    return lines
+  }
+
+  /// A bench press's readings at 25 Hz: 1 s at the top (100 cm), down to
+  /// the chest (66) in 0.9 s, `bottom` there, back up in 0.6 s, and 1 s
+  /// at the top.
+  private func benchReadings(bottom: [Double]) -> [TimedHeight] {
+    var cm: [Double] = Array(repeating: 100, count: 25)
+    cm += (1...22).map { 100 - 34 * Double($0) / 22 }
+    cm += bottom
+    cm += (1...15).map { 66 + 34 * Double($0) / 15 }
+    cm += Array(repeating: 100, count: 25)
+    return cm.enumerated().map { TimedHeight(t: Double($0.offset) / 25, cm: $0.element) }
+  }
+
+  @Test func aRunOfEchoesAtABenchPressBottomIsNotTheBar() {
+    // Seven readings of the bench and the lifter under the chest (45 → 20
+    // cm, 0.28 s: independent looked-at 9040, where the gate kept them
+    // and the rep's start was read 46 cm under the chest). The set's
+    // bottom is the chest: those readings go, and the rise is measured
+    // from the lowest reading left, the chest.
+    let echoes: [Double] = [45, 44, 42, 21, 22, 20, 21]
+    let samples = benchReadings(bottom: [66] + echoes + [66])
+    let valley = samples.first { $0.cm == 20 }!
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: samples.last!, previousPeak: samples[0], arrivedAtValleyT: valley.t)
+    let band = RepRules.Ends(bottomCm: 66, topCm: 100)
+    let clean = BottomEchoes.removed(
+      from: samples, rise: rise, exercise: .benchPress, band: band, noiseCm: 1)
+    #expect(clean?.samples == samples.filter { !echoes.contains($0.cm) })
+    #expect(clean?.rise.valley.cm == 66)
+    #expect(clean?.rise.peak == rise.peak)
+  }
+
+  @Test func aBarThatStaysUnderTheSetsBottomIsNoEcho() {
+    // The same readings under the chest for 1 s (a bar lowered onto the
+    // spotter arms): the bar, kept; nothing to take out.
+    let low: [Double] = Array(repeating: 40, count: 25)
+    let samples = benchReadings(bottom: [66] + low + [66])
+    let valley = samples.first { $0.cm == 40 }!
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: samples.last!, previousPeak: samples[0], arrivedAtValleyT: valley.t)
+    let band = RepRules.Ends(bottomCm: 66, topCm: 100)
+    #expect(
+      BottomEchoes.removed(
+        from: samples, rise: rise, exercise: .benchPress, band: band, noiseCm: 1) == nil)
+  }
+
+  @Test func nothingLiesUnderADeadliftsFloor() {
+    // A deadlift's floor (the set's bottom, 22 cm) bounds every reading,
+    // however long: 1 s of readings at 8 cm is the plates' echo too.
+    let samples = (0..<100).map { i -> TimedHeight in
+      let t = Double(i) / 25
+      return TimedHeight(t: t, cm: i < 25 ? 22 : i < 50 ? 8 : 22 + Double(i - 50))
+    }
+    let rise = TurnFinder.Rise(
+      valley: samples[30], peak: samples.last!, previousPeak: nil, arrivedAtValleyT: samples[25].t)
+    let band = RepRules.Ends(bottomCm: 22, topCm: 80)
+    let clean = BottomEchoes.removed(
+      from: samples, rise: rise, exercise: .deadlift, band: band, noiseCm: 1)
+    #expect(clean?.samples == samples.filter { $0.cm != 8 })
+    #expect(clean?.rise.valley == TimedHeight(t: samples[30].t, cm: 22))
+  }
+
+  @Test func aSquatDumpedOnThePinsIsNoEchoAndNoRep() {
+    // Three squats of 58 cm, then a fourth the lifter fails: down to the
+    // bottom, 8 cm up, and dumped on the safety pins 15 cm lower, where
+    // the bar lies 3 s while the lifter crawls out; then lifted off the
+    // pins to the hooks. The bar under the set's bottom for seconds was
+    // the bar: the lift off the pins rises 73 cm from there, no rep of the
+    // set (measured from the set's bottom, it would pass for one).
+    var phases: [Phase] = []
+    for _ in 0..<3 {
+      phases += [.init(duration: 1.0, deltaCm: -58), .init(duration: 0.2, deltaCm: 0)]
+      phases += [.init(duration: 0.8, deltaCm: 58), .init(duration: 1.5, deltaCm: 0)]
+    }
+    phases += [
+      .init(duration: 1.1, deltaCm: -58), .init(duration: 0.3, deltaCm: 8),
+      .init(duration: 0.5, deltaCm: -23), .init(duration: 3.0, deltaCm: 0),
+      .init(duration: 1.2, deltaCm: 73), .init(duration: 20, deltaCm: 0),
+    ]
+    let lift = SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
+    let e = analyze(lift.lines(rateHz: 20), session: SessionInfo(source: "test", exercise: .squat))
+    #expect(e.reports.map(\.reps.count) == [3], "\(e.reports.map(\.reps))")
+  }
+}
