@@ -458,9 +458,13 @@ public struct Analyzer: Sendable {
     // Judged over the descent as well when the rise came down first: a
     // clip taken off a bar on the hooks and put back tilted 38° on the way
     // down and was level again by the time it rose (a squat's round trip
-    // from a stand, a one-rep set in the rest).
+    // from a stand, a one-rep set in the rest). Not a deadlift's: its rep
+    // is the pull off the floor, and a bar rolled to the shins before it
+    // turns the clip with the sleeve (38–60°) while the sonar, pointed
+    // off the floor, reads a top for the roll to come down from
+    // (independent looked-at 20013, 40053, 70004).
     let descentTilt =
-      cameDown
+      cameDown && session.exercise != .deadlift
       ? measured.eccentricStartS.flatMap { start in
         start < rep.concentricStartS ? attitude.maxAbs(in: start...rep.concentricStartS) : nil
       } : nil

@@ -499,6 +499,32 @@ import Testing
     #expect(roms.joined().allSatisfy { abs($0 - 58) < 3 }, "\(roms)")
   }
 
+  @Test func aPullAfterTheBarWasRolledToTheShinsIsARep() {
+    // A deadlift of two pulls of 60 cm. Before them the bar is rolled to
+    // the shins: the clip turns with the sleeve (up to 62° and back) and
+    // its sonar, pointed off the floor, reads up to 92 cm. That "top"
+    // made the first pull a rise that came down first, and its descent's
+    // tilt, the roll's, refused it (independent looked-at 20013).
+    let phases: [Phase] = [
+      .init(duration: 1.6, deltaCm: 60), .init(duration: 1.0, deltaCm: 0),
+      .init(duration: 1.2, deltaCm: -60), .init(duration: 1.5, deltaCm: 0),
+      .init(duration: 1.6, deltaCm: 60), .init(duration: 1.0, deltaCm: 0),
+      .init(duration: 1.2, deltaCm: -60), .init(duration: 20, deltaCm: 0),
+    ]
+    let lift = SyntheticLift(startCm: 23, leadIn: 8, phases: phases)
+    let rolled = 5.0...6.4
+    let rollDeg = { (t: Double) -> Double in
+      rolled.contains(t) ? 62 * sin(Double.pi * (t - rolled.lowerBound) / 1.4) : -5
+    }
+    let lines = lift.lines(rateHz: 20, roll: rollDeg).map { line -> (t: Double, line: String) in
+      let off = min(max((rollDeg(line.t) - 10) / 30, 0), 1)
+      return line.line.hasPrefix("s:") && off > 0 ? (line.t, "s:\(Int(23 + 69 * off))") : line
+    }
+    let e = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
+    #expect(e.reports.map(\.reps.count) == [2], "\(e.reports.map(\.reps))")
+    #expect(e.reports.flatMap(\.reps).allSatisfy { abs($0.romCm - 60) < 2 })
+  }
+
   @Test func aPickupIsNotProvedByAPutDownFromHigherUp() {
     // Picked up to the hips (46 → 78), held 1.3 s; the readings of the
     // dip and the clean to the shoulders are lost (a BLE stall); held at
