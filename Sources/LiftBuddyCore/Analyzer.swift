@@ -590,7 +590,12 @@ public struct Analyzer: Sendable {
         ? firstDescent(
           rise, samples: samples, kept: measured.kept,
           concentricStartS: measured.analysis.report.concentricStartS)
-        : nil)
+        : nil,
+      stoodBeforeDescent: measured.eccentricStartS.map {
+        RepRules.stood(
+          samples, before: $0, atCm: rise.peak.cm, rangeCm: rise.peak.cm - rise.valley.cm,
+          noiseCm: noise.sigmaCm)
+      } ?? false)
   }
 
   /// How the descent into a rise was seen (`RepRules.Descent`), or nil

@@ -499,6 +499,27 @@ import Testing
     #expect(roms.joined().allSatisfy { abs($0 - 58) < 3 }, "\(roms)")
   }
 
+  @Test func aSquatSetStartsFromTheStanceBelowTheUnrack() {
+    // The bar lifted off the hooks 7 cm higher than the stance it is then
+    // stepped down to and held at for 1.5 s before three squats. The turn
+    // finder's top before the first descent is the unrack's, held 0.1 s:
+    // no stand, and the first squat was lost (independent looked-at
+    // 40047, 60000). The bar stood at the top before the descent began.
+    var phases: [Phase] = [
+      .init(duration: 0.6, deltaCm: 17), .init(duration: 0.1, deltaCm: 0),
+      .init(duration: 0.4, deltaCm: -7), .init(duration: 1.5, deltaCm: 0),
+    ]
+    for _ in 0..<3 {
+      phases += [.init(duration: 1.0, deltaCm: -58), .init(duration: 0.2, deltaCm: 0)]
+      phases += [.init(duration: 0.8, deltaCm: 58), .init(duration: 1.5, deltaCm: 0)]
+    }
+    phases.append(.init(duration: 20, deltaCm: 0))
+    let lift = SyntheticLift(startCm: 130, leadIn: 3, phases: phases)
+    let e = analyze(lift.lines(rateHz: 20), session: SessionInfo(source: "test", exercise: .squat))
+    #expect(e.reports.map(\.reps.count) == [3], "\(e.reports.map(\.reps))")
+    #expect(e.reports.flatMap(\.reps).allSatisfy { abs($0.romCm - 58) < 2 })
+  }
+
   @Test func aPullAfterTheBarWasRolledToTheShinsIsARep() {
     // A deadlift of two pulls of 60 cm. Before them the bar is rolled to
     // the shins: the clip turns with the sleeve (up to 62° and back) and
