@@ -46,16 +46,18 @@ enum BottomEchoes {
       guard
         let floor = RepRules.floorCm(under: rise, inSet: band, samples: samples, noiseCm: noiseCm)
       else { return nil }
+      guard rise.valley.cm < floor.lowestCm || samples.contains(where: { $0.cm < floor.lowestCm })
+      else { return nil }
       var lifted = rise
       if lifted.valley.cm < floor.lowestCm { lifted.valley.cm = floor.levelCm }
-      let kept = samples.filter { $0.cm >= floor.lowestCm }
-      return kept.count == samples.count && lifted == rise ? nil : (kept, lifted)
+      return (samples.filter { $0.cm >= floor.lowestCm }, lifted)
     }
     guard let band else { return nil }
     let lowest =
       band.bottomCm
       - max(
         RepRules.sameEndMinCm, RepRules.sameEndShareOfRise * band.rangeCm, margin)
+    guard samples.contains(where: { $0.cm < lowest }) else { return nil }
     let kept = withoutShortRuns(samples, under: lowest)
     var lifted = rise
     if rise.valley.cm < lowest,
