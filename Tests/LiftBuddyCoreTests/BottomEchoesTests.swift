@@ -84,6 +84,34 @@ import Testing
     #expect(clean?.rise.valley == TimedHeight(t: samples[30].t, cm: 22))
   }
 
+  @Test(arguments: [0.05, 0.1, 0.15], [20.0, 25.0])
+  func aDeadliftIsMeasuredFromTheFloorNotItsEchoes(leadS: Double, rateHz: Double) {
+    // Five touch-and-go pulls of 58 cm from a floor at 22 cm; the sonar
+    // reads the bar's bottom before the first, third and fifth pulls as a
+    // run of echoes off the plates and feet (4–14 cm, as the independent
+    // simulator's dirty floors read them, from `leadS` before the bar
+    // leaves). Measured from those, the pulls read 73–77 cm. The bar lies
+    // on its plates: no reading below the floor is the bar's.
+    var phases: [Phase] = []
+    for _ in 0..<5 {
+      phases += [.init(duration: 0.8, deltaCm: 58), .init(duration: 0.4, deltaCm: 0)]
+      phases += [.init(duration: 0.9, deltaCm: -58), .init(duration: 0.1, deltaCm: 0)]
+    }
+    phases.append(.init(duration: 20, deltaCm: 0))
+    let lift = SyntheticLift(startCm: 22, leadIn: 3, phases: phases)
+    var bottoms = [lift.leadIn]
+    for (i, p) in phases.enumerated() where p.deltaCm < 0 {
+      bottoms.append(lift.leadIn + phases[...i].reduce(0) { $0 + $1.duration })
+    }
+    let lines = reading(
+      lift.lines(rateHz: rateHz), echoes: [14, 4, 5, 5, 8],
+      before: [bottoms[0], bottoms[2], bottoms[4]], leadS: leadS)
+    let e = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
+    let roms = e.reports.map { $0.reps.map(\.romCm) }
+    #expect(roms.map(\.count) == [5], "\(roms)")
+    #expect(roms.joined().allSatisfy { abs($0 - 58) < 3 }, "\(roms)")
+  }
+
   @Test func aSquatDumpedOnThePinsIsNoEchoAndNoRep() {
     // Three squats of 58 cm, then a fourth the lifter fails: down to the
     // bottom, 8 cm up, and dumped on the safety pins 15 cm lower, where

@@ -10,9 +10,11 @@
 /// - a deadlift's bottom is the floor it lies on (`RepRules.floorCm`), and
 ///   nothing below it is the bar;
 /// - another lift's is its set's bottom (`SetTracker.band`): the chest, the
-///   shoulders, the lifter's depth. A bar may go lower than that (a squat
-///   dumped on the safety pins, a bench bar on its spotter arms) and stay
-///   there; only runs under it no longer than `maxRunS` are echoes.
+///   shoulders, the lifter's depth, give or take the set's own tolerance
+///   (`RepRules.sameEnd`) or `RepRules.floorMarginSigmas` of the noise. A
+///   bar may go lower than that (a squat dumped on the safety pins, a bench
+///   bar on its spotter arms) and stay there; only runs under it no longer
+///   than `maxRunS` are echoes.
 ///
 /// The turn finder's valley is a smoothed one: where it lies under the
 /// bottom with only echoes near it, the rise is measured from the lowest
@@ -21,8 +23,8 @@
 /// Where the gate followed the echoes it also dropped the bar's own
 /// readings back up: without the echoes too little is left to measure,
 /// and the analyzer measures the rise as read (a rep counted with the
-/// wrong range rather than lost). Against the deadlift floor alone (tune
-/// seeds 201–600, 4,400 streams): reps missed 235 → 224, invented 16 both;
+/// wrong range rather than lost). Compared with the deadlift floor alone
+/// (tune seeds 201–600, 4,400 streams): reps missed 235 → 224, invented 16 both;
 /// our held-out seeds 5040–5399: missed 92 → 90; independent looked-at
 /// seeds (six sets, 600 streams): missed 76 → 71, invented 36 → 38 (the
 /// walk-in echoes after a squat set's last rep, once that rep measured

@@ -170,8 +170,7 @@ enum RepRules {
   /// 224 → 218, none invented; our held-out seeds 5040–5399: 90 → 88;
   /// independent looked-at (600 streams): missed 68 → 64, none invented.
   static func cameDownFromStand(
-    _ rise: TurnFinder.Rise, cameDownFirst: Bool, descent: Descent?,
-    stoodBeforeDescent: Bool = false
+    _ rise: TurnFinder.Rise, cameDownFirst: Bool, descent: Descent?, stoodBeforeDescent: Bool
   )
     -> Bool
   {
@@ -239,14 +238,22 @@ enum RepRules {
   )
     -> Bool
   {
-    var window: [Double] = []
-    for s in samples.reversed() {
-      if s.t > startS { continue }
-      if s.t < startS - minStandBeforeSetS { break }
-      window.append(s.cm)
-    }
+    var window = standWindow(samples, endingAt: startS)
     guard window.count >= minReadingsToJudgeStand else { return true }
     return stood(&window, noiseCm: noiseCm) != nil
+  }
+
+  /// The heights of the readings of the `minStandBeforeSetS` up to `t`.
+  private static func standWindow<C: BidirectionalCollection<TimedHeight>>(
+    _ samples: C, endingAt t: Double
+  ) -> [Double] {
+    var window: [Double] = []
+    for s in samples.reversed() {
+      if s.t > t { continue }
+      if s.t < t - minStandBeforeSetS { break }
+      window.append(s.cm)
+    }
+    return window
   }
 
   /// The level the bar stood at over `window` (readings of
@@ -310,8 +317,7 @@ enum RepRules {
   static func stood(
     _ samples: [TimedHeight], before t: Double, atCm cm: Double, rangeCm: Double, noiseCm: Double
   ) -> Bool {
-    var window = samples.lazy.filter { $0.t <= t && $0.t >= t - minStandBeforeSetS }.map(\.cm)
-      .reduce(into: [Double]()) { $0.append($1) }
+    var window = standWindow(samples, endingAt: t)
     guard window.count >= minReadingsToJudgeStand, let level = stood(&window, noiseCm: noiseCm)
     else { return false }
     return sameEnd(level, cm, rangeCm: rangeCm)
@@ -349,6 +355,9 @@ enum RepRules {
     else { return nil }
     return (level, level - max(sameEndMinCm, floorMarginSigmas * noiseCm))
   }
+  /// How far under the bar's bottom, in the readings' noise deviations, a
+  /// reading may still be the bar (`floorCm`, `BottomEchoes`): measured
+  /// against 3 and 4 σ, above.
   static let floorMarginSigmas = 2.0
 
   /// The level of the bar's last stand (`minStandBeforeSetS`) before `t`.
