@@ -460,7 +460,7 @@ public struct Analyzer: Sendable {
     // down and was level again by the time it rose (a squat's round trip
     // from a stand, a one-rep set in the rest). Not a deadlift's: its rep
     // is the pull off the floor, and a bar rolled to the shins before it
-    // turns the clip with the sleeve (38–60°) while the sonar, pointed
+    // turns the clip with the sleeve (51–62°) while the sonar, pointed
     // off the floor, reads a top for the roll to come down from
     // (independent looked-at 20013, 40053, 70004).
     let descentTilt =

@@ -26,7 +26,7 @@
 /// wrong range rather than lost). Compared with the deadlift floor alone
 /// (tune seeds 201–600, 4,400 streams): reps missed 235 → 224, invented 16 both;
 /// our held-out seeds 5040–5399: missed 92 → 90; independent looked-at
-/// seeds (six sets, 600 streams): missed 76 → 71, invented 36 → 38 (the
+/// seeds (six sets, 660 streams): missed 76 → 71, invented 36 → 38 (the
 /// walk-in echoes after a squat set's last rep, once that rep measured
 /// right, rose as one more: 70069); exact sets 96.9 → 97.5 %, 92.8 →
 /// 93.1 % and 94.8 → 94.5 % on the three that moved.

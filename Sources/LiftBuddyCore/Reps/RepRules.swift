@@ -168,7 +168,7 @@ enum RepRules {
   /// the noise (independent looked-at 40047, 40118, 60000: squats' first
   /// reps lost after 0.0–0.45 s "stands"). Tune seeds 201–600: reps missed
   /// 224 → 218, none invented; our held-out seeds 5040–5399: 90 → 88;
-  /// independent looked-at (600 streams): missed 68 → 64, none invented.
+  /// independent looked-at (six sets, 660 streams): missed 68 → 64, none invented.
   static func cameDownFromStand(
     _ rise: TurnFinder.Rise, cameDownFirst: Bool, descent: Descent?, stoodBeforeDescent: Bool
   )
