@@ -374,11 +374,17 @@ public struct Analyzer: Sendable {
       lift = clean.rise
       measured = measure(clean.samples, clean.rise)
     }
-    if measured == nil {
+    if measured?.rampSeen != true, let asRead = measure(samples, anchored),
+      asRead.rampSeen || measured == nil
+    {
       lift = anchored
-      measured = measure(samples, anchored)
+      measured = asRead
     }
-    guard let measured else {
+    // A rise seen at its ends only may start a set, provisionally, and
+    // nothing else (`RepMeasurer.Measured.rampSeen`).
+    guard let measured,
+      measured.rampSeen || (sets.band == nil && sets.provisional == nil)
+    else {
       // No rep, but the bar went somewhere: a rise to another top (a clean
       // from the hips after a pick-up) is the bar taken elsewhere, and a
       // first rep still waiting for its proof was a one-way move. (Such a
@@ -443,7 +449,8 @@ public struct Analyzer: Sendable {
       // the same bottom or a round trip from that top.
       if RepRules.belongs(ends, toSet: p.ends, cameDownFirst: cameDown) {
         if RepRules.mayConfirmByNextRep(
-          exercise: p.exercise, stoodAtTop: p.stoodAtTop, cameDownFirst: p.cameDownFirst)
+          exercise: p.exercise, stoodAtTop: p.stoodAtTop, cameDownFirst: p.cameDownFirst),
+          p.rampSeen || rise.previousPeak.map({ seenDescent(from: $0, to: rise.valley) }) == true
         {
           sets.confirm(into: &events)
           count(measured, ends: ends, rise: rise, into: &events)
@@ -483,9 +490,10 @@ public struct Analyzer: Sendable {
         rise.previousPeak.map { $0.t > start } ?? false
           && rep.concentricStartS - start < configuration.setRestS
       } ?? false
-    if RepRules.finalAtTop(
-      exercise: session.exercise, cameDownFromStand: fromStand,
-      cameDownFromCountedTop: fromCountedTop)
+    if measured.rampSeen,
+      RepRules.finalAtTop(
+        exercise: session.exercise, cameDownFromStand: fromStand,
+        cameDownFromCountedTop: fromCountedTop)
     {
       count(measured, ends: ends, rise: rise, into: &events)
     } else if RepRules.mayStartSet(
@@ -496,8 +504,8 @@ public struct Analyzer: Sendable {
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
         cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
-        droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0, session: session,
-        into: &events)
+        droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0,
+        rampSeen: measured.rampSeen, session: session, into: &events)
     }
   }
 
@@ -538,6 +546,7 @@ public struct Analyzer: Sendable {
     guard let p = sets.provisional, bottom.t > p.analysis.report.concentricEndS else { return }
     let held = (p.leftTopT ?? bottom.t) - p.analysis.report.concentricEndS
     if !switchedAfterLockout(p),
+      p.rampSeen || from.map({ seenDescent(from: $0, to: bottom) }) == true,
       RepRules.cameBackDown(
         p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held,
         droveS: p.droveS,
@@ -551,6 +560,14 @@ public struct Analyzer: Sendable {
     {
       sets.withdraw(.oneWay, into: &events)
     }
+  }
+
+  /// Whether the bar was seen coming down from a top to a bottom: what
+  /// confirms a first rise seen at its ends only, as a sonar switching
+  /// between two targets crosses neither way.
+  private func seenDescent(from top: TimedHeight, to bottom: TimedHeight) -> Bool {
+    RepMeasurer.seenCrossing(
+      heights, from: top, to: bottom, noiseCm: noise.sigmaCm, answered: sent, strict: true)
   }
 
   /// Whether the sonar read the provisional rep's bottom and then its top
@@ -636,7 +653,9 @@ public struct Analyzer: Sendable {
   /// At the end of a set a provisional rep is decided with what is known.
   private mutating func resolveProvisional(into events: inout [AnalyzerEvent]) {
     guard let p = sets.provisional else { return }
-    if RepRules.mayBeRoundTripWithoutReturn(exercise: p.exercise, cameDownFirst: p.cameDownFirst) {
+    if p.rampSeen,
+      RepRules.mayBeRoundTripWithoutReturn(exercise: p.exercise, cameDownFirst: p.cameDownFirst)
+    {
       countedRiseValleyT = p.riseValleyT
       lastCountedStartS = p.analysis.report.concentricStartS
       sets.confirm(into: &events)

@@ -41,6 +41,9 @@ struct SetTracker: Sendable {
     /// How long the drive took through the middle of its range, scaled to
     /// the whole (`RepMeasurer.riseDuration`; 0 when it could not be told).
     var droveS: Double
+    /// Whether its ramp was seen (`RepMeasurer.Measured.rampSeen`); if
+    /// not, only a descent seen on the way back confirms it.
+    var rampSeen: Bool
   }
 
   private(set) var open: OpenSet? = nil
@@ -92,8 +95,8 @@ struct SetTracker: Sendable {
   /// Tells a first rep as provisional (or tells it again, re-measured).
   mutating func propose(
     _ rep: RepAnalysis, ends: RepRules.Ends, eccentricStartS: Double?, cameDownFirst: Bool,
-    riseValleyT: Double, stoodAtTop: Bool, droveS: Double, session: SessionInfo,
-    into events: inout [AnalyzerEvent]
+    riseValleyT: Double, stoodAtTop: Bool, droveS: Double, rampSeen: Bool = true,
+    session: SessionInfo, into events: inout [AnalyzerEvent]
   ) {
     let number = setsStarted + 1
     // Told again for the same rise (the bar went higher): the same id, so a
@@ -111,7 +114,7 @@ struct SetTracker: Sendable {
       analysis: analysis, eccentricStartS: eccentricStartS, ends: ends, setID: id,
       setNumber: number, exercise: session.exercise, loadKg: session.loadKg,
       cameDownFirst: cameDownFirst, riseValleyT: riseValleyT, leftTopT: nil,
-      stoodAtTop: stoodAtTop, droveS: droveS)
+      stoodAtTop: stoodAtTop, droveS: droveS, rampSeen: rampSeen)
     events.append(
       .provisionalRep(
         RepEvent(
