@@ -407,6 +407,9 @@ public struct Analyzer: Sendable {
     if let band = sets.band {
       if session.exercise?.isEccentricFirst == true,
         RepRules.goesOnFromAStall(rise, inSet: band, noiseCm: noise.sigmaCm)
+          || RepRules.followsAStall(
+            rise, inSet: band, samples: samples, hysteresisCm: turns.hysteresisCm,
+            noiseCm: noise.sigmaCm)
       {
         return
       }

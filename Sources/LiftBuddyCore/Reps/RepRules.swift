@@ -467,6 +467,43 @@ enum RepRules {
   static let stallDescentShare = 0.5
   static let stallSigmas = 4.0
 
+  /// A squat's or bench press's rep comes down from the set's top. A rise
+  /// whose descent began instead at a stand of `minStallS` or more between
+  /// the set's ends (beyond `sameEnd` of either) comes after a failed rep:
+  /// the lifter stalled there, the bar sank back to the bottom, and what
+  /// lifts it again is the spotters (independent looked-at 60041: a bench
+  /// press stuck at 77 cm of its 60–104 for 1.6 s, back on the chest, then
+  /// 44 cm at 0.13 m/s). A lifter's lockout is held at the set's top, and
+  /// a turn part-way (a squat of one and a quarter reps) is not held.
+  /// The stand is timed within the turn finder's hysteresis of its level
+  /// (`TurnFinder.Rise.previousPeakStoodS`), so it must lie more than
+  /// twice that above the rise's bottom, or a paused bottom's time counts
+  /// as the stall's: a stuck run 9 cm over a dirty chest (hysteresis 5.6
+  /// cm) made a 1-s "stall" of a paused bench press's pause (30113).
+  /// And the readings must show the stand (`stood`, over the
+  /// `minStandBeforeSetS` from the stall's first highest point): a sonar
+  /// stuck through a rep and back made a smoothed "stall" its readings
+  /// never held (tune sensor-faults 280).
+  static func followsAStall(
+    _ rise: TurnFinder.Rise, inSet band: Ends, samples: [TimedHeight], hysteresisCm: Double,
+    noiseCm: Double
+  ) -> Bool {
+    guard let before = rise.previousPeak, rise.previousPeakStoodS >= minStallS,
+      before.cm - rise.valley.cm > 2 * hysteresisCm
+    else { return false }
+    let range = band.rangeCm
+    return before.cm < band.topCm && !sameEnd(before.cm, band.topCm, rangeCm: range)
+      && before.cm > band.bottomCm && !sameEnd(before.cm, band.bottomCm, rangeCm: range)
+      && stood(
+        samples, before: before.t + minStandBeforeSetS, atCm: before.cm, rangeCm: range,
+        noiseCm: noiseCm)
+  }
+  /// Stalls held by the failing lifters of the independent simulator's
+  /// looked-at sets: 1.5–2.8 s. Looked-at 1–6 (660 streams): invented
+  /// reps 39 → 33 (six spotter's rises, squats and bench presses), none
+  /// lost; tune 201–600 unchanged.
+  static let minStallS = 1.0
+
   /// A rise in a set that has reps: the set's top, and its bottom or a round
   /// trip from the top.
   static func belongs(_ ends: Ends, toSet band: Ends, cameDownFirst: Bool) -> Bool {
