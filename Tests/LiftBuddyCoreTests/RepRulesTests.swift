@@ -466,22 +466,28 @@ import Testing
     #expect(e.reports.first?.reps.first.map { abs($0.romCm - 58) < 2 } == true)
   }
 
+  /// Two reps of 44 cm from a top at 104 cm and the next descent to the
+  /// bottom: the start of a set whose third rep the next tests vary.
+  private static let twoPressesAndADescent: [Phase] = [
+    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
+    .init(duration: 1.2, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
+    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
+    .init(duration: 1.4, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
+    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.3, deltaCm: 0),
+  ]
+
   @Test(arguments: [Exercise.squat, .benchPress])
   func aSpottersRiseFromTheBottomAfterAStallIsNoRep(exercise: Exercise) {
     // Two bench presses of 44 cm, then a failed one: down to the chest,
     // up 17 cm, stuck there 1.6 s, back onto the chest, and lifted by the
     // spotter to the top at 0.16 m/s (independent looked-at 60041). Its
     // descent began at the stall, not at the set's top: no rep.
-    let phases: [Phase] = [
-      .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
-      .init(duration: 1.2, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
-      .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
-      .init(duration: 1.4, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
-      .init(duration: 1.2, deltaCm: -44), .init(duration: 0.3, deltaCm: 0),
-      .init(duration: 1.4, deltaCm: 17), .init(duration: 1.6, deltaCm: 0),
-      .init(duration: 0.7, deltaCm: -17), .init(duration: 0.3, deltaCm: 0),
-      .init(duration: 2.7, deltaCm: 44), .init(duration: 20, deltaCm: 0),
-    ]
+    let phases: [Phase] =
+      Self.twoPressesAndADescent + [
+        .init(duration: 1.4, deltaCm: 17), .init(duration: 1.6, deltaCm: 0),
+        .init(duration: 0.7, deltaCm: -17), .init(duration: 0.3, deltaCm: 0),
+        .init(duration: 2.7, deltaCm: 44), .init(duration: 20, deltaCm: 0),
+      ]
     let e = events(SyntheticLift(startCm: 104, leadIn: 3, phases: phases), exercise)
     #expect(e.reports.map(\.reps.count) == [2], "\(e.reports.map(\.reps))")
   }
@@ -491,16 +497,12 @@ import Testing
     // The same set with a squat of one and a quarter reps as its third:
     // down, a quarter of the way up, straight back down and all the way
     // up. Its descent began part-way too, but was not held there.
-    let phases: [Phase] = [
-      .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
-      .init(duration: 1.2, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
-      .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
-      .init(duration: 1.4, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
-      .init(duration: 1.2, deltaCm: -44), .init(duration: 0.3, deltaCm: 0),
-      .init(duration: 0.6, deltaCm: 15), .init(duration: 0.1, deltaCm: 0),
-      .init(duration: 0.6, deltaCm: -15), .init(duration: 0.3, deltaCm: 0),
-      .init(duration: 1.3, deltaCm: 44), .init(duration: 20, deltaCm: 0),
-    ]
+    let phases: [Phase] =
+      Self.twoPressesAndADescent + [
+        .init(duration: 0.6, deltaCm: 15), .init(duration: 0.1, deltaCm: 0),
+        .init(duration: 0.6, deltaCm: -15), .init(duration: 0.3, deltaCm: 0),
+        .init(duration: 1.3, deltaCm: 44), .init(duration: 20, deltaCm: 0),
+      ]
     let e = events(SyntheticLift(startCm: 104, leadIn: 3, phases: phases), exercise)
     #expect(e.reports.map(\.reps.count) == [3], "\(e.reports.map(\.reps))")
   }

@@ -95,7 +95,7 @@ struct SetTracker: Sendable {
   /// Tells a first rep as provisional (or tells it again, re-measured).
   mutating func propose(
     _ rep: RepAnalysis, ends: RepRules.Ends, eccentricStartS: Double?, cameDownFirst: Bool,
-    riseValleyT: Double, stoodAtTop: Bool, droveS: Double, rampSeen: Bool = true,
+    riseValleyT: Double, stoodAtTop: Bool, droveS: Double, rampSeen: Bool,
     session: SessionInfo, into events: inout [AnalyzerEvent]
   ) {
     let number = setsStarted + 1
