@@ -407,9 +407,18 @@ public struct Analyzer: Sendable {
     if let band = sets.band {
       if session.exercise?.isEccentricFirst == true,
         RepRules.goesOnFromAStall(rise, inSet: band, noiseCm: noise.sigmaCm)
-          || RepRules.followsAStall(
-            rise, inSet: band, samples: samples, hysteresisCm: turns.hysteresisCm,
-            noiseCm: noise.sigmaCm)
+      {
+        return
+      }
+      // With no exercise named, a set whose first rep came down first is
+      // a squat's or bench press's: spotters lift those (looked-at 60113,
+      // 70085, 60017: invented reps 33 → 30, nothing lost; tune 201–600
+      // and ours held-out unchanged). A pull retried after a stall is a rep.
+      if session.exercise?.isEccentricFirst
+        ?? (sets.open?.reps.first?.report.eccentricDurationS != nil),
+        RepRules.followsAStall(
+          rise, inSet: band, samples: samples, hysteresisCm: turns.hysteresisCm,
+          noiseCm: noise.sigmaCm)
       {
         return
       }

@@ -476,12 +476,14 @@ import Testing
     .init(duration: 1.2, deltaCm: -44), .init(duration: 0.3, deltaCm: 0),
   ]
 
-  @Test(arguments: [Exercise.squat, .benchPress])
-  func aSpottersRiseFromTheBottomAfterAStallIsNoRep(exercise: Exercise) {
+  @Test(arguments: [Exercise.squat, .benchPress, nil])
+  func aSpottersRiseFromTheBottomAfterAStallIsNoRep(exercise: Exercise?) {
     // Two bench presses of 44 cm, then a failed one: down to the chest,
     // up 17 cm, stuck there 1.6 s, back onto the chest, and lifted by the
     // spotter to the top at 0.16 m/s (independent looked-at 60041). Its
-    // descent began at the stall, not at the set's top: no rep.
+    // descent began at the stall, not at the set's top: no rep. With no
+    // exercise named, a set whose first rep came down first is taken for
+    // a squat or bench press (looked-at 60113, 70085).
     let phases: [Phase] =
       Self.twoPressesAndADescent + [
         .init(duration: 1.4, deltaCm: 17), .init(duration: 1.6, deltaCm: 0),
@@ -492,8 +494,8 @@ import Testing
     #expect(e.reports.map(\.reps.count) == [2], "\(e.reports.map(\.reps))")
   }
 
-  @Test(arguments: [Exercise.squat, .benchPress])
-  func aRepOfOneAndAQuarterCounts(exercise: Exercise) {
+  @Test(arguments: [Exercise.squat, .benchPress, nil])
+  func aRepOfOneAndAQuarterCounts(exercise: Exercise?) {
     // The same set with a squat of one and a quarter reps as its third:
     // down, a quarter of the way up, straight back down and all the way
     // up. Its descent began part-way too, but was not held there.
@@ -504,6 +506,26 @@ import Testing
         .init(duration: 1.3, deltaCm: 44), .init(duration: 20, deltaCm: 0),
       ]
     let e = events(SyntheticLift(startCm: 104, leadIn: 3, phases: phases), exercise)
+    #expect(e.reports.map(\.reps.count) == [3], "\(e.reports.map(\.reps))")
+  }
+
+  @Test(arguments: [Exercise.deadlift, nil])
+  func aPullRetriedAfterAStallCounts(exercise: Exercise?) {
+    // Two deadlifts of 60 cm, then a pull stuck 25 cm up for 1.5 s and put
+    // back down, and the lifter pulls it again to lockout. No spotter
+    // lifts a deadlift, and a set whose first rep rose first is no squat
+    // or bench press: the retry is a rep.
+    let phases: [Phase] = [
+      .init(duration: 1.0, deltaCm: 60), .init(duration: 1.0, deltaCm: 0),
+      .init(duration: 1.0, deltaCm: -60), .init(duration: 0.6, deltaCm: 0),
+      .init(duration: 1.0, deltaCm: 60), .init(duration: 1.0, deltaCm: 0),
+      .init(duration: 1.0, deltaCm: -60), .init(duration: 0.6, deltaCm: 0),
+      .init(duration: 1.2, deltaCm: 25), .init(duration: 1.5, deltaCm: 0),
+      .init(duration: 0.8, deltaCm: -25), .init(duration: 0.8, deltaCm: 0),
+      .init(duration: 1.6, deltaCm: 60), .init(duration: 1.0, deltaCm: 0),
+      .init(duration: 1.0, deltaCm: -60), .init(duration: 20, deltaCm: 0),
+    ]
+    let e = events(SyntheticLift(startCm: 22, leadIn: 3, phases: phases), exercise)
     #expect(e.reports.map(\.reps.count) == [3], "\(e.reports.map(\.reps))")
   }
 
