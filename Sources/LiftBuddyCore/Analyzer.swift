@@ -410,10 +410,14 @@ public struct Analyzer: Sendable {
       {
         return
       }
-      // With no exercise named, a set whose first rep came down first is
-      // a squat's or bench press's: spotters lift those (looked-at 60113,
-      // 70085, 60017: invented reps 33 → 30, nothing lost; tune 201–600
-      // and ours held-out unchanged). A pull retried after a stall is a rep.
+      // With no exercise named, the shape of the set's first rep stands in
+      // for it: one measured with a descent before it (its eccentric phase)
+      // is taken for a squat's or bench press's, which spotters lift
+      // (looked-at 60113, 70085, 60017: invented reps 33 → 30, nothing
+      // lost; tune 201–600 and ours held-out unchanged). A deadlift pulled
+      // from the floor has none, and a pull retried after a stall is a rep.
+      // A press lowered from the unrack has one too (the real recordings'
+      // first presses): their sets still count 3 × 8.
       if session.exercise?.isEccentricFirst
         ?? (sets.open?.reps.first?.report.eccentricDurationS != nil),
         RepRules.followsAStall(
