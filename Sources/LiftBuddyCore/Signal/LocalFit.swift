@@ -99,6 +99,29 @@ enum LocalFit {
     return m[1 * 5 + 4] / m[1 * 5 + 1] / scale
   }
 
+  /// The slope (m/s) of a cubic over a centred window of `windowS` at
+  /// each sample in `indices`: nil where the window holds fewer than
+  /// `minReadings`.
+  static func cubicVelocities(
+    of samples: [TimedHeight], _ indices: ClosedRange<Int>, windowS: Double, minReadings: Int
+  ) -> [(index: Int, t: Double, velocity: Double?)] {
+    let half = windowS / 2
+    var out: [(index: Int, t: Double, velocity: Double?)] = []
+    out.reserveCapacity(indices.count)
+    var lo = indices.lowerBound
+    while lo > 0, samples[lo - 1].t >= samples[indices.lowerBound].t - half { lo -= 1 }
+    var hi = indices.lowerBound
+    for i in indices {
+      let t = samples[i].t
+      while samples[lo].t < t - half { lo += 1 }
+      hi = max(hi, i)
+      while hi + 1 < samples.count, samples[hi + 1].t <= t + half { hi += 1 }
+      let slope = hi - lo + 1 >= minReadings ? cubicSlope(samples, lo...hi, around: t) : nil
+      out.append((i, t, slope.map { $0 / 100 }))
+    }
+    return out
+  }
+
   static func mean(_ s: [TimedHeight], _ r: ClosedRange<Int>) -> Double {
     var sum = 0.0
     for i in r { sum += s[i].cm }
