@@ -939,13 +939,14 @@ struct RepMeasurer: Sendable {
       else { return nil }
       return TurnaroundFit.fit(
         samples, in: (t - Self.fitRestS)...reach.t,
-        guess: nearGuess || reach.cm > levelCm + unseen ? t : nil, bottom: true)
+        guess: nearGuess || reach.cm > levelCm + unseen ? t : nil, bottom: true, noiseCm: noiseCm)
     }
     guard let leave = samples.last(where: { $0.t < t && $0.cm <= levelCm - shareCm })
     else { return nil }
     return TurnaroundFit.fit(
       samples, in: leave.t...(t + Self.fitRestS),
-      guess: nearGuess || leave.cm < levelCm - unseen ? t : nil, bottom: false, braked: braked)
+      guess: nearGuess || leave.cm < levelCm - unseen ? t : nil, bottom: false, braked: braked,
+      noiseCm: noiseCm)
   }
 
   /// Where the velocity, walking from `from` in direction `step`, stops
