@@ -939,7 +939,7 @@ struct RepMeasurer: Sendable {
       else { return nil }
       return TurnaroundFit.fit(
         samples, in: (t - Self.fitRestS)...reach.t,
-        guess: nearGuess || reach.cm > levelCm + unseen ? t : nil, bottom: true, noiseCm: noiseCm)
+        guess: nearGuess || reach.cm > levelCm + unseen ? t : nil, bottom: true)
     }
     guard let leave = samples.last(where: { $0.t < t && $0.cm <= levelCm - shareCm })
     else { return nil }

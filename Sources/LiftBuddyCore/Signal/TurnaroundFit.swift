@@ -51,13 +51,15 @@ enum TurnaroundFit {
   /// between its first and last reading or, with a `guess`, near it.
   /// `bottom` says which turnaround: the bar rises after a bottom (a₂ > 0)
   /// and before a top (a₁ < 0). `braked` lets a top's ramp brake harder
-  /// toward the stop (the jerk term of `solve`). Nil when the readings cannot place it.
+  /// toward the stop (the jerk term of `solve`). `noiseCm`, the readings'
+  /// noise, charges a bent side away from the rep (`sidePenaltyVariances`);
+  /// nil charges nothing. Nil when the readings cannot place it.
   static func fit(
     _ samples: [TimedHeight], in window: ClosedRange<Double>, guess: Double?, bottom: Bool,
-    braked: Bool = false, noiseCm: Double = 0
+    braked: Bool = false, noiseCm: Double? = nil
   ) -> Fit? {
-    let sigma = max(noiseCm, minNoiseCm)
-    let penalty = sidePenaltyVariances * sigma * sigma
+    let penalty =
+      noiseCm.map { sidePenaltyVariances * max($0, minNoiseCm) * max($0, minNoiseCm) } ?? 0
     guard let lo = samples.firstIndex(where: { $0.t >= window.lowerBound }),
       let hi = samples.lastIndex(where: { $0.t <= window.upperBound }),
       hi - lo + 1 >= minReadings
@@ -103,18 +105,21 @@ enum TurnaroundFit {
   /// stream, a dirty touch-and-go bench, 4.91 → 3.48), one rep more missed
   /// there; tune 201–600 totals unchanged.
   static let outlierSigmas = 4.0
-  /// The side away from the rep may bend (a descent braked into the
-  /// bottom, a lockout left for the next descent), but held to that one
-  /// sign, noise bends it there: a rest's readings fitted a curvature
-  /// that lowered a start's level and raised a lockout's, and the ends
-  /// moved out of the rep (independent looked-at streams: starts −0.011 s,
-  /// lockouts +0.013 s; dirty +0.036). The bent side is kept only where
-  /// it lowers the squared residual by more than this many variances of
-  /// the readings' noise (Akaike's criterion: two per term), and the
-  /// search compares the fits so penalised. Tune 201–600: missed 213 →
-  /// 208, invented 16 → 14, ROM 0.70 cm either way; independent looked-at
-  /// ROM MAE 1.04 → 1.00 cm, MV 0.042 → 0.041; 4 and 8 variances gave
-  /// the same within 0.01 cm and 0.001 m/s.
+  /// The side away from the rep may bend (a lockout left for the next
+  /// descent), but held to that one sign, noise bends it there: the rest
+  /// after a lockout fitted a downward curvature that raised the lockout's
+  /// level and placed it late (independent looked-at lockouts +0.013 s,
+  /// dirty streams +0.036). Given the readings' noise (`fit`'s
+  /// `noiseCm`), a bent side is kept only where it lowers the squared
+  /// residual by more than this many of the noise's variances (Akaike's
+  /// criterion: two per term), and the search compares the fits so
+  /// charged. The measurer tells the noise to its lockout fits only:
+  /// charged at the start as well, the bounces' real curvature was
+  /// refused too (independent looked-at ROM MAE 1.03 with starts alone),
+  /// and both held-out sets read a rep more invented. Tune 201–600
+  /// (lockouts only): ROM MAE 0.70 cm either way, missed 213 → 211;
+  /// independent looked-at ROM 1.04 → 1.01 cm, MV 0.042 → 0.041 m/s; 4
+  /// and 8 variances gave the same within 0.01 cm and 0.001 m/s.
   static let sidePenaltyVariances = 2.0
   /// The least noise the penalty assumes: a whole-centimetre clip's
   /// quantisation (1/√12 cm).
@@ -301,7 +306,7 @@ enum TurnaroundFit {
     }
     var sse = sums.sse(x)
     // A bent side away from the rep is kept only if it pays its penalty.
-    if bottom ? x[1] != 0 : x[2] != 0 {
+    if penalty > 0, bottom ? x[1] != 0 : x[2] != 0 {
       sse += penalty
       let flat = bottom ? Terms(0, 2) : braked && x[3] < 0 ? Terms(0, 1, 3) : Terms(0, 1)
       if var held = sums.fit(flat), bottom ? held[2] > 0 : held[1] < 0 {
