@@ -454,7 +454,7 @@ public struct Analyzer: Sendable {
         // rep (a continuous set's first press cut short, its real reps
         // strangers to it); after two or more, a new set begins as any set.
         stranger =
-          sets.repsInSet < Self.establishedSetReps
+          sets.repsInSet < RepRules.establishedSetReps
             || mayStartSetAlone(measured, rise: rise, cameDown: cameDown, samples: samples)
           ? (measured, ends, rise) : nil
       }
@@ -506,7 +506,10 @@ public struct Analyzer: Sendable {
         rise.previousPeak.map { $0.t > start } ?? false
           && rep.concentricStartS - start < configuration.setRestS
       } ?? false
-    if measured.rampSeen,
+    let short =
+      session.exercise?.isEccentricFirst != false
+      && RepRules.shortForTheSession(romCm: rep.romCm, shortestSetRomCm: sets.shortestSetRomCm)
+    if measured.rampSeen, !short,
       RepRules.finalAtTop(
         exercise: session.exercise, cameDownFromStand: fromStand,
         cameDownFromCountedTop: fromCountedTop)
@@ -521,12 +524,9 @@ public struct Analyzer: Sendable {
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
         cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
         droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0,
-        rampSeen: measured.rampSeen, session: session, into: &events)
+        rampSeen: measured.rampSeen, awaitsNextRep: short, session: session, into: &events)
     }
   }
-
-  /// Reps of its own after which an open set is no false start.
-  static let establishedSetReps = 2
 
   /// Whether a rise that is no rep of the open set may begin a new one with
   /// the next: the checks a set's first rep passes (the clip on the bar, a
@@ -561,7 +561,7 @@ public struct Analyzer: Sendable {
   ) {
     guard let p = sets.provisional, bottom.t > p.analysis.report.concentricEndS else { return }
     let held = (p.leftTopT ?? bottom.t) - p.analysis.report.concentricEndS
-    if !switchedAfterLockout(p),
+    if !p.awaitsNextRep, !switchedAfterLockout(p),
       p.rampSeen || from.map({ seenDescent(from: $0, to: bottom) }) == true,
       RepRules.cameBackDown(
         p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held,
@@ -669,7 +669,7 @@ public struct Analyzer: Sendable {
   /// At the end of a set a provisional rep is decided with what is known.
   private mutating func resolveProvisional(into events: inout [AnalyzerEvent]) {
     guard let p = sets.provisional else { return }
-    if p.rampSeen,
+    if p.rampSeen, !p.awaitsNextRep,
       RepRules.mayBeRoundTripWithoutReturn(exercise: p.exercise, cameDownFirst: p.cameDownFirst)
     {
       countedRiseValleyT = p.riseValleyT

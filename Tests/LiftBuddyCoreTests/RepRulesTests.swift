@@ -476,6 +476,33 @@ import Testing
     .init(duration: 1.2, deltaCm: -44), .init(duration: 0.3, deltaCm: 0),
   ]
 
+  /// A bench press parked on the hooks after a set of three 40-cm reps,
+  /// and in the rest the sonar reads an 18-cm dip and back (an echo run
+  /// off a spotter's arm over a noisy floor: independent looked-at 20080,
+  /// 60018). From a stand, down and up: the shape of a set's first rep,
+  /// but at under half the session's range
+  /// (`RepRules.shortForTheSession`), only a second rep like it proves it.
+  @Test(arguments: [Exercise.squat, .benchPress, nil])
+  func aDipInTheRestFarShorterThanTheSessionsSetsIsNoSet(exercise: Exercise?) {
+    let set: [Phase] = (0..<3).flatMap { _ -> [Phase] in
+      [
+        .init(duration: 1.2, deltaCm: -40), .init(duration: 0.3, deltaCm: 0),
+        .init(duration: 1.0, deltaCm: 40), .init(duration: 1.5, deltaCm: 0),
+      ]
+    }
+    let dip: [Phase] = [
+      .init(duration: 0.8, deltaCm: -18), .init(duration: 0.2, deltaCm: 0),
+      .init(duration: 0.6, deltaCm: 18), .init(duration: 1.5, deltaCm: 0),
+    ]
+    let rest = Phase(duration: 20, deltaCm: 0)
+    let alone = events(
+      SyntheticLift(startCm: 104, leadIn: 3, phases: set + [rest] + dip + [rest]), exercise)
+    #expect(alone.reports.map(\.reps.count) == [3], "\(alone.reports.map(\.reps))")
+    let twice = events(
+      SyntheticLift(startCm: 104, leadIn: 3, phases: set + [rest] + dip + dip + [rest]), exercise)
+    #expect(twice.reports.map(\.reps.count) == [3, 2], "\(twice.reports.map(\.reps))")
+  }
+
   @Test(arguments: [Exercise.squat, .benchPress, nil])
   func aSpottersRiseFromTheBottomAfterAStallIsNoRep(exercise: Exercise?) {
     // Two bench presses of 44 cm, then a failed one: down to the chest,

@@ -183,6 +183,27 @@ enum RepRules {
     }
   }
 
+  /// Whether a set's first rep is far shorter than every set of the
+  /// session so far (under `minShareOfSessionRom` of the shortest one's
+  /// median ROM): a lifter's sets of one session keep their range within
+  /// a fifth (grip and stance are set once), and a new set's first rep
+  /// at half of it is a bar bumped or a sonar's echo run in the rest (a
+  /// bench press parked on the hooks dipping 15–20 cm over a noisy floor,
+  /// independent looked-at 20080, 60018). Such a rep of a squat or bench
+  /// press, or of no exercise named, is told provisionally, and only the
+  /// set's second rep confirms it. Looked-at 1–6: reports that were no
+  /// set 14 → 10, invented 30 → 26; ours held-out 16 → 15; tune
+  /// unchanged. Applied to presses too, a press's first rep measured at
+  /// 19 cm behind an echo run took the set's second rep with it (tune
+  /// clean-and-press 521).
+  static func shortForTheSession(romCm: Double, shortestSetRomCm: Double?) -> Bool {
+    shortestSetRomCm.map { romCm < minShareOfSessionRom * $0 } ?? false
+  }
+  static let minShareOfSessionRom = 0.5
+  /// Reps of its own after which a set is no false start, and its range
+  /// the session's (`shortForTheSession`).
+  static let establishedSetReps = 2
+
   /// Whether a first rep may be final at its top: only eccentric-first
   /// lifts show a whole round trip by then (from a stand); and any lift
   /// whose descent began at the top of a rep already counted (a set ended

@@ -44,11 +44,18 @@ struct SetTracker: Sendable {
     /// Whether its ramp was seen (`RepMeasurer.Measured.rampSeen`); if
     /// not, only a descent seen on the way back confirms it.
     var rampSeen: Bool
+    /// Whether only a second rep of its set confirms it
+    /// (`RepRules.shortForTheSession`): neither its return nor the set's
+    /// end does.
+    var awaitsNextRep: Bool
   }
 
   private(set) var open: OpenSet? = nil
   private(set) var provisional: Provisional? = nil
   private(set) var setsStarted = 0
+  /// The shortest range among the session's sets so far: the median ROM
+  /// of each closed set of `RepRules.establishedSetReps` reps or more.
+  private(set) var shortestSetRomCm: Double? = nil
 
   var repsInSet: Int { open?.reps.count ?? 0 }
   /// When the set's last rep locked out.
@@ -95,7 +102,7 @@ struct SetTracker: Sendable {
   /// Tells a first rep as provisional (or tells it again, re-measured).
   mutating func propose(
     _ rep: RepAnalysis, ends: RepRules.Ends, eccentricStartS: Double?, cameDownFirst: Bool,
-    riseValleyT: Double, stoodAtTop: Bool, droveS: Double, rampSeen: Bool,
+    riseValleyT: Double, stoodAtTop: Bool, droveS: Double, rampSeen: Bool, awaitsNextRep: Bool,
     session: SessionInfo, into events: inout [AnalyzerEvent]
   ) {
     let number = setsStarted + 1
@@ -114,7 +121,7 @@ struct SetTracker: Sendable {
       analysis: analysis, eccentricStartS: eccentricStartS, ends: ends, setID: id,
       setNumber: number, exercise: session.exercise, loadKg: session.loadKg,
       cameDownFirst: cameDownFirst, riseValleyT: riseValleyT, leftTopT: nil,
-      stoodAtTop: stoodAtTop, droveS: droveS, rampSeen: rampSeen)
+      stoodAtTop: stoodAtTop, droveS: droveS, rampSeen: rampSeen, awaitsNextRep: awaitsNextRep)
     events.append(
       .provisionalRep(
         RepEvent(
@@ -195,6 +202,10 @@ struct SetTracker: Sendable {
     open = nil
     guard let last = set.reps.last else { return nil }
     let reps = set.reps.map(\.report)
+    if reps.count >= RepRules.establishedSetReps {
+      let rom = Self.median(reps.map(\.romCm))
+      shortestSetRomCm = min(shortestSetRomCm ?? rom, rom)
+    }
     let endS = last.report.concentricEndS
     return LiftReport(
       id: set.id, source: session.source, exercise: set.exercise?.rawValue, loadKg: set.loadKg,
