@@ -185,9 +185,9 @@ enum RepRules {
 
   /// Whether a set's first rep is far shorter than every set of the
   /// session so far (under `minShareOfSessionRom` of the shortest one's
-  /// median ROM): a lifter's sets of one session keep their range within
-  /// a fifth (grip and stance are set once), and a new set's first rep
-  /// at half of it is a bar bumped or a sonar's echo run in the rest (a
+  /// median ROM): a lifter's sets of one exercise keep their range (grip
+  /// and stance are set once), and a new set's first rep at half of it is
+  /// a bar bumped or a sonar's echo run in the rest (a
   /// bench press parked on the hooks dipping 15–20 cm over a noisy floor,
   /// independent looked-at 20080, 60018). Such a rep of a squat or bench
   /// press, or of no exercise named, is told provisionally, and only the

@@ -114,9 +114,9 @@ enum TurnaroundFit {
   /// residual by more than this many of the noise's variances (Akaike's
   /// criterion: two per term), and the search compares the fits so
   /// charged. The measurer tells the noise to its lockout fits only:
-  /// charged at the start as well, the bounces' real curvature was
-  /// refused too (independent looked-at ROM MAE 1.03 with starts alone),
-  /// and both held-out sets read a rep more invented. Tune 201–600
+  /// charged at starts alone it gained nothing (independent looked-at ROM
+  /// MAE 1.03), and charged at both ends both held-out sets read a rep
+  /// more invented. Tune 201–600
   /// (lockouts only): ROM MAE 0.70 cm either way, missed 213 → 211;
   /// independent looked-at ROM 1.04 → 1.01 cm, MV 0.042 → 0.041 m/s; 4
   /// and 8 variances gave the same within 0.01 cm and 0.001 m/s.
