@@ -12,6 +12,20 @@ import Testing
     return TimedHeight(t: t, cm: 60 + 0.5 * 500 * d * d)
   }
 
+  /// A soft mat's noise: a sum of uniforms, roughly Gaussian with 2 cm σ,
+  /// the same on every run.
+  static func matNoise() -> () -> Double {
+    var state: UInt64 = 12_345
+    return {
+      var sum = 0.0
+      for _ in 0..<12 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        sum += Double(state >> 11) / Double(1 << 53)
+      }
+      return 2 * (sum - 6)
+    }
+  }
+
   @Test func aDriveOutOfRestIsPlacedWhereItStarts() throws {
     let near = try #require(
       TurnaroundFit.fit(Self.drive, in: 0.6...1.5, guess: 1.02, bottom: true))
@@ -50,16 +64,7 @@ import Testing
   /// moves the start into the rep. The side away from the rep never moves
   /// toward it, and the start stays near the truth on average.
   @Test func theSideAwayFromTheRepNeverMovesTowardIt() throws {
-    var state: UInt64 = 12_345
-    func noise() -> Double {
-      // A sum of uniforms: roughly Gaussian, 2 cm σ, the same on every run.
-      var sum = 0.0
-      for _ in 0..<12 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        sum += Double(state >> 11) / Double(1 << 53)
-      }
-      return 2 * (sum - 6)
-    }
+    let noise = Self.matNoise()
     var errors: [Double] = []
     for trial in 0..<40 {
       let start = 1.0 + Double(trial % 10) * 0.005
@@ -86,15 +91,7 @@ import Testing
   /// trials: untold of the noise 95 rests bent, lockout bias +5.5 ms;
   /// told, 13 and +2.2 ms.
   @Test func noiseDoesNotBendARestIntoALateLockout() throws {
-    var state: UInt64 = 12_345
-    func noise() -> Double {
-      var sum = 0.0
-      for _ in 0..<12 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        sum += Double(state >> 11) / Double(1 << 53)
-      }
-      return 2 * (sum - 6)
-    }
+    let noise = Self.matNoise()
     var errors: [Double] = []
     var bent = 0
     for trial in 0..<200 {
