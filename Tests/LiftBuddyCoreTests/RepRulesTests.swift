@@ -466,16 +466,6 @@ import Testing
     #expect(e.reports.first?.reps.first.map { abs($0.romCm - 58) < 2 } == true)
   }
 
-  /// Two reps of 44 cm from a top at 104 cm and the next descent to the
-  /// bottom: the start of a set whose third rep the next tests vary.
-  private static let twoPressesAndADescent: [Phase] = [
-    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
-    .init(duration: 1.2, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
-    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
-    .init(duration: 1.4, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
-    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.3, deltaCm: 0),
-  ]
-
   /// A bench press parked on the hooks after a set of three 40-cm reps,
   /// and in the rest the sonar reads an 18-cm dip and back (an echo run
   /// off a spotter's arm over a noisy floor: independent looked-at 20080,
@@ -502,6 +492,16 @@ import Testing
       SyntheticLift(startCm: 104, leadIn: 3, phases: set + [rest] + dip + dip + [rest]), exercise)
     #expect(twice.reports.map(\.reps.count) == [3, 2], "\(twice.reports.map(\.reps))")
   }
+
+  /// Two reps of 44 cm from a top at 104 cm and the next descent to the
+  /// bottom: the start of a set whose third rep the next tests vary.
+  private static let twoPressesAndADescent: [Phase] = [
+    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
+    .init(duration: 1.2, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
+    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.8, deltaCm: 0),
+    .init(duration: 1.4, deltaCm: 44), .init(duration: 1.5, deltaCm: 0),
+    .init(duration: 1.2, deltaCm: -44), .init(duration: 0.3, deltaCm: 0),
+  ]
 
   @Test(arguments: [Exercise.squat, .benchPress, nil])
   func aSpottersRiseFromTheBottomAfterAStallIsNoRep(exercise: Exercise?) {
