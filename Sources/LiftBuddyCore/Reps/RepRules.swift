@@ -380,8 +380,22 @@ enum RepRules {
   /// reading may still be the bar (`floorCm`, `BottomEchoes`): measured
   /// against 3 and 4 σ, above.
   static let floorMarginSigmas = 2.0
+  /// How far before the last stand `lastStand` looks for a higher one: two
+  /// of its windows, past a run of echoes (`BottomEchoes.maxRunS`) and the
+  /// readings around it.
+  static let floorLookbackS = 1.0
 
-  /// The level of the bar's last stand (`minStandBeforeSetS`) before `t`.
+  /// The level of the bar's last stand (`minStandBeforeSetS`) before `t`:
+  /// of the stands found from the last one back `floorLookbackS`, the
+  /// highest. The sonar's echoes off the plates and the feet read under a
+  /// bar on the floor, never over it, and over a noisy floor a run of them
+  /// stood in a window of its own: a deadlift's floor at 21 cm (σ 3 cm)
+  /// read as 4, from five echoes and a few readings of the floor; the set's
+  /// bottom was then the echoes', and its sixth pull, measured from them,
+  /// was over `maxRomCm` (independent looked-at 60056). Independent looked-at seeds (six sets, 660 streams):
+  /// reps missed 62 → 60 (60056, 20060), nothing else moved; tune seeds
+  /// 201–600, our held-out seeds 5040–5399 and the old independent
+  /// held-out set unchanged.
   /// The readings are in time order; each window ends at a reading and
   /// reaches back `minStandBeforeSetS`.
   private static func lastStand(_ samples: [TimedHeight], before t: Double, noiseCm: Double)
@@ -389,20 +403,24 @@ enum RepRules {
   {
     guard let last = samples.lastIndex(where: { $0.t <= t }) else { return nil }
     var window: [Double] = []
+    var found: (t: Double, cm: Double)? = nil
     // One before the window's oldest reading.
     var beyond = last
     for newest in stride(from: last, through: 0, by: -1) {
+      if let found, samples[newest].t < found.t - floorLookbackS { break }
       while beyond >= 0, samples[newest].t - samples[beyond].t <= minStandBeforeSetS {
         beyond -= 1
       }
       // Only whole windows: the oldest readings kept cannot show a stand.
-      guard beyond >= 0 else { return nil }
+      guard beyond >= 0 else { break }
       guard newest - beyond >= minReadingsToJudgeStand else { continue }
       window.removeAll(keepingCapacity: true)
       for s in samples[(beyond + 1)...newest] { window.append(s.cm) }
-      if let level = stood(&window, noiseCm: noiseCm) { return level }
+      if let level = stood(&window, noiseCm: noiseCm) {
+        found = (found?.t ?? samples[newest].t, max(found?.cm ?? level, level))
+      }
     }
-    return nil
+    return found?.cm
   }
   /// The readings of a bar at rest, the fifth that strays left out, span
   /// about ±1.3 σ of the sonar's noise (`SonarNoise`): 4 σ leaves margin
