@@ -49,4 +49,29 @@ import Testing
       #expect(abs(got.meanVelocityMps - want.meanMps) < 0.1, "mean \(got.meanVelocityMps)")
     }
   }
+
+  /// A sonar that hears nothing for a whole concentric phase (no echo:
+  /// `s:400`, its maximum range, from just before the bar leaves the
+  /// bottom until just after it locks out) still shows a squat that left
+  /// the set's bottom after its descent and stood at the set's top: the
+  /// rep is counted, measured along the straight path across the silence
+  /// (a lower bound on its speed), not lost. A sonar that answers inside
+  /// the silence, or reads the bottom again after the top, is no silence
+  /// (`RepMeasurer.bridgedAcrossSilence`).
+  @Test(arguments: [0.5, 0.8])
+  func aConcentricPhaseTheSonarNeverHeardIsCounted(up: Double) {
+    let lift = SyntheticLift.squat(reps: 5, romCm: 55, up: up, pause: 0.1, top: 1.5)
+    let hidden = lift.truth[2]
+    let lines = lift.lines(rateHz: 20).map { line -> (t: Double, line: String) in
+      line.line.hasPrefix("s:") && line.t > hidden.start - 0.05 && line.t < hidden.end + 0.05
+        ? (line.t, "s:400") : line
+    }
+    let reps = analyze(lines, session: SessionInfo(source: "test", exercise: .squat)).reports
+      .flatMap(\.reps)
+    #expect(reps.count == 5, "\(reps.map(\.concentricStartS))")
+    guard reps.count == 5 else { return }
+    #expect(abs(reps[2].romCm - 55) < 3, "rom \(reps[2].romCm)")
+    #expect(reps[2].meanVelocityMps <= hidden.meanMps * 1.02, "mean \(reps[2].meanVelocityMps)")
+    #expect(reps[2].meanVelocityMps >= hidden.meanMps * 0.65, "mean \(reps[2].meanVelocityMps)")
+  }
 }
