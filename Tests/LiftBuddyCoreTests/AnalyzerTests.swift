@@ -445,6 +445,25 @@ import Testing
         sent: earlier + sent) == seen)
   }
 
+  /// A smoothed top's time is its window's mean, and may fall before the
+  /// top's first reading (by a rounding of the running sum, or by part of
+  /// a window): that reading still ends the silence across the rise. A
+  /// sonar that switched from a rack foot (67 cm) to the floor (130 cm)
+  /// under an overhead-press bar in a rest, 0.22 s from the last reading
+  /// of one to the first of the other, read as silent for ever, and the
+  /// switch was a set of one press (independent looked-at 60107, 70019).
+  @Test(arguments: [0, 1e-9, 0.0125])
+  func aTopReadAfterItsSmoothedTimeEndsTheSilence(earlierS: Double) {
+    var samples = Self.held(67, readings: 30, from: 0, periodS: 0.025)
+    let valley = samples[samples.count - 1]
+    samples += Self.held(130, readings: 10, from: valley.t + 0.22, periodS: 0.025)
+    let top = samples[30]
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: TimedHeight(t: top.t - earlierS, cm: top.cm), previousPeak: nil,
+      arrivedAtValleyT: 0)
+    #expect(!RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 1))
+  }
+
   /// Whether a first rise is seen from a bar held at `bottomCm` to one
   /// held at `topCm` `gapS` later, no reading kept between, given what the
   /// sonar sent (seconds from the last kept bottom reading, and heights).
