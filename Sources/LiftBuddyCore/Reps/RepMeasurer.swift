@@ -702,18 +702,14 @@ struct RepMeasurer: Sendable {
     // The sonar's own answers in the silence, rejected by the track gate:
     // one at the top says the bar was there. Those below prove nothing
     // (echoes off legs and plates read low).
-    let sent = answered(samples[i - 1].t, samples[i].t).filter {
-      $0.t > samples[i - 1].t && $0.t < samples[i].t
-    }
+    let sent = answered(samples[i - 1].t, samples[i].t)
     let b =
       sent.first { $0.cm >= highCm && $0.cm <= rise.peak.cm + seenRampShare * range } ?? samples[i]
     let a = samples[i - 1]
     // A sonar switching between two targets under a resting bar comes
     // back to the bottom after reading the top.
     guard
-      !answered(b.t, rise.peak.t + unseenRiseDropoutS).contains(where: {
-        $0.t > b.t && $0.cm <= lowCm
-      })
+      !answered(b.t, rise.peak.t + unseenRiseDropoutS).contains(where: { $0.cm <= lowCm })
     else { return nil }
     // No bar crosses a rise faster than a snatch's second pull.
     guard b.cm - a.cm <= TrackGate.maxSpeedCmPerS * (b.t - a.t) else { return nil }
