@@ -74,4 +74,37 @@ import Testing
     #expect(reps[2].meanVelocityMps <= hidden.meanMps * 1.02, "mean \(reps[2].meanVelocityMps)")
     #expect(reps[2].meanVelocityMps >= hidden.meanMps * 0.65, "mean \(reps[2].meanVelocityMps)")
   }
+
+  /// What the sonar sent inside the gap decides whether there is a path
+  /// across it (`RepMeasurer.bridgedAcrossSilence`): 1 s at a squat's
+  /// bottom (86 cm), 0.6 s with nothing kept, 1 s at its top (147 cm).
+  /// Nothing sent: the straight path, a reading every 0.05 s. The top sent
+  /// 0.4 s in: the path ends there. The top sent 0.03 s after the last
+  /// bottom reading: faster than any bar (legs read as a bottom, looked-at
+  /// 40068). The bottom sent again after the top: a sonar switching
+  /// between two targets (looked-at 40070).
+  @Test func aSilenceIsBridgedOnlyWhenTheSonarSaidNothingAgainstIt() throws {
+    var samples = (0..<20).map { TimedHeight(t: Double($0) * 0.05, cm: 86) }
+    let bottom = samples[samples.count - 1]
+    samples += (0..<20).map { TimedHeight(t: bottom.t + 0.6 + Double($0) * 0.05, cm: 147) }
+    let top = samples[20]
+    let rise = TurnFinder.Rise(
+      valley: bottom, peak: top, previousPeak: TimedHeight(t: -1, cm: 147),
+      arrivedAtValleyT: 0)
+    func bridged(_ sent: [TimedHeight]) -> [TimedHeight]? {
+      RepMeasurer.bridgedAcrossSilence(samples, rise: rise) { from, to in
+        sent.filter { $0.t > from && $0.t < to }
+      }
+    }
+    let path = try #require(bridged([]))
+    let across = path.filter { $0.t > bottom.t && $0.t < top.t }
+    #expect(across.count == 11)
+    #expect(across.allSatisfy { abs($0.cm - (86 + 61 * ($0.t - bottom.t) / 0.6)) < 1e-9 })
+    let early = TimedHeight(t: bottom.t + 0.4, cm: 146)
+    let ended = try #require(bridged([early]))
+    #expect(ended.contains(early))
+    #expect(ended.filter { $0.t > bottom.t && $0.t < early.t }.count == 7)
+    #expect(bridged([TimedHeight(t: bottom.t + 0.03, cm: 146)]) == nil)
+    #expect(bridged([early, TimedHeight(t: bottom.t + 0.45, cm: 87)]) == nil)
+  }
 }
