@@ -258,4 +258,71 @@ import Testing
     let events = analyze(lines, session: SessionInfo(source: "test", exercise: .overheadPress))
     #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.concentricStartS) })")
   }
+
+  /// A bench bar picked up from the floor (22 cm) and carried to the bench
+  /// at 90 cm, the sonar reading the floor and the carrier's legs (30–57
+  /// cm) in turns at 20 Hz (independent looked-at seed 20046, 4–16 s). Its
+  /// steps down passed for the descent from a stand, and a step back up,
+  /// 39 to 90 cm in one period, for the first rep of a set of bench
+  /// presses (56.9 cm at 1.4 m/s; `RepMeasurer.jumpedAcross`).
+  @Test func aSonarSwitchingUnderACarriedBarStartsNoSet() {
+    let carried: [Double] = [
+      21, 23, 24, 22, 23, 400, 22, 25, 22, 20, 20, 20, 23, 19, 23, 23, 28, 21, 20, 22, 20, 400, 23,
+      16, 23, 26, 22, 22, 400, 24, 20, 22, 23, 23, 22, 24, 22, 22, 22, 23, 22, 400, 26, 22, 20, 23,
+      22, 20, 29, 25, 400, 28, 23, 21, 23, 22, 24, 21, 23, 24, 20, 33, 400, 24, 20, 19, 22, 400,
+      23, 24, 23, 21, 21, 25, 24, 21, 23, 22, 22, 21, 23, 25, 26, 30, 30, 34, 34, 39, 400, 47, 50,
+      53, 58, 62, 400, 65, 400, 75, 400, 400, 400, 400, 400, 86, 400, 90, 400, 91, 400, 90, 400,
+      93, 400, 89, 88, 87, 93, 400, 400, 89, 89, 90, 92, 90, 400, 90, 87, 88, 90, 88, 91, 88, 91,
+      90, 49, 48, 30, 90, 400, 400, 56, 57, 56, 93, 38, 37, 37, 39, 90, 400, 88, 89, 84, 91, 91,
+      93, 93, 93, 95, 93, 91, 90, 41, 400, 89, 91, 400, 30, 30, 30, 30, 90, 90, 85, 88, 56, 89, 87,
+      83, 90, 89, 91, 89, 88, 400, 90, 92, 91, 71, 71, 67, 89, 88, 86, 88, 89, 89, 93, 93, 93, 91,
+      89, 400, 89, 92, 94, 89, 400, 89, 86, 93, 89, 88, 87, 93, 86, 400, 88, 90, 400, 89, 45, 45,
+      43, 400, 44, 89, 91, 89, 91, 90, 88, 89, 89, 92, 92, 95, 110, 96, 97,
+    ]
+    let lines = carried.enumerated().map {
+      (t: Double($0.offset) / 20, line: "s:\(Int($0.element))")
+    }
+    let events = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+    #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.concentricStartS) })")
+  }
+
+  /// The step up from the legs to the carried bar, alone and with the
+  /// switching before it: only a sonar that stepped both ways between the
+  /// two ends, faster than a bar, in the second before makes it no bar's.
+  @Test func aStepIsNoBarsOnlyAmidASonarSwitchingBetweenTheEnds() {
+    let rise = TurnFinder.Rise(
+      valley: TimedHeight(t: 11.25, cm: 37), peak: TimedHeight(t: 11.8, cm: 93),
+      previousPeak: TimedHeight(t: 9.5, cm: 91), arrivedAtValleyT: 11.2)
+    func readings(_ pairs: [(Double, Double)]) -> [TimedHeight] {
+      pairs.map { TimedHeight(t: $0.0, cm: $0.1) }
+    }
+    // The gate kept the legs and the bar from 11.6 s; it rejected 90 at 11.4.
+    let kept = readings([
+      (11.0, 56), (11.05, 57), (11.1, 56), (11.2, 38), (11.25, 37), (11.3, 37), (11.35, 39),
+      (11.6, 84), (11.65, 91), (11.7, 91), (11.75, 93), (11.8, 93),
+    ])
+    let switching = readings([
+      (10.55, 91), (10.6, 90), (10.65, 90), (10.7, 49), (10.75, 48), (10.8, 30), (10.85, 90),
+      (11.0, 56), (11.05, 57), (11.1, 56), (11.15, 93), (11.2, 38), (11.25, 37), (11.3, 37),
+      (11.35, 39), (11.4, 90), (11.5, 88), (11.55, 89), (11.6, 84),
+    ])
+    func jumped(_ kept: [TimedHeight], sent: [TimedHeight]) -> Bool {
+      RepMeasurer.jumpedAcross(kept, rise: rise) { from, to in
+        sent.filter { $0.t > from && $0.t < to }
+      }
+    }
+    #expect(jumped(kept, sent: switching))
+    // Without the turns before it: an echo under a bar, or a late reading.
+    let alone = switching.filter { $0.t >= 11.2 }
+    #expect(!jumped(kept, sent: alone))
+    // A reading in the middle: the bar's own ramp.
+    let ramp = kept + [TimedHeight(t: 11.45, cm: 65)]
+    #expect(!jumped(ramp.sorted { $0.t < $1.t }, sent: switching))
+    // The legs' reading repeated since 10.9 s: a stuck sonar's run, timed
+    // from its first reading, is crossed at a bar's speed.
+    let stuck =
+      readings((0..<10).map { (10.9 + Double($0) * 0.05, 39) }) + kept.filter { $0.t >= 11.6 }
+    let stuckSent = switching.filter { $0.t < 10.9 } + stuck + [TimedHeight(t: 11.4, cm: 90)]
+    #expect(!jumped(stuck, sent: stuckSent.sorted { $0.t < $1.t }))
+  }
 }
