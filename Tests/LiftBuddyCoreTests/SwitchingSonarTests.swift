@@ -325,4 +325,34 @@ import Testing
     let stuckSent = switching.filter { $0.t < 10.9 } + stuck + [TimedHeight(t: 11.4, cm: 90)]
     #expect(!jumped(stuck, sent: stuckSent.sorted { $0.t < $1.t }))
   }
+
+  /// A squat bar on the hooks over a sonar switching between the floor
+  /// (145 cm) and something 45 cm nearer (independent looked-at 30062,
+  /// 153.5–155.7 s, BLE at 22 Hz, spaced evenly here). The gate followed
+  /// the near target, then one reading between (132.7) and the floor: a
+  /// ramp, by the kept readings, from a descent seen the same way. The
+  /// readings sent step between the two ends faster than a bar, again and
+  /// again (`RepMeasurer.switchingSteps`).
+  @Test func aSonarSteppingBetweenTheEndsAgainAndAgainMakesNoFirstRep() {
+    let values: [Double] = [
+      142.2, 142.4, 149.1, 135.6, 140.0, 144.0, 144.4, 142.2, 143.9, 152.6, 144.5, 145.9, 142.0,
+      145.1, 104.3, 107.1, 106.6, 104.2, 107.9, 104.7, 111.5, 102.6, 105.0, 144.0, 141.0, 151.3,
+      99.9, 103.0, 99.5, 145.3, 151.4, 148.3, 150.3, 102.5, 105.7, 108.8, 146.1, 100.8, 132.7,
+      145.1, 140.4, 102.2, 103.5, 145.9, 104.8, 106.1, 105.8, 101.7, 103.5, 151.3,
+    ]
+    let sent = values.enumerated().map { TimedHeight(t: Double($0.offset) * 0.045, cm: $0.element) }
+    // The near target's readings up to 108.8, then the floor's from 132.7.
+    let kept = sent.prefix(36).filter { $0.cm < 120 } + sent[38...].filter { $0.cm > 120 }
+    let rise = TurnFinder.Rise(
+      valley: TimedHeight(t: sent[27].t, cm: 100.8), peak: sent[49],
+      previousPeak: TimedHeight(t: -2, cm: 148.5), arrivedAtValleyT: sent[26].t)
+    func jumped(_ sent: [TimedHeight]) -> Bool {
+      RepMeasurer.jumpedAcross(kept, rise: rise) { from, to in
+        sent.filter { $0.t > from && $0.t < to }
+      }
+    }
+    #expect(jumped(sent))
+    // Had the sonar sent only what the gate kept, nothing says it switched.
+    #expect(!jumped(kept))
+  }
 }
