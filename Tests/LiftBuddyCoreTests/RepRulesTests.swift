@@ -644,4 +644,45 @@ import Testing
       #expect(e.reports.first?.reps.count == 3, "\(exercise?.rawValue ?? "unknown")")
     }
   }
+
+  /// Nothing before the stream's first reading shows a stand: the same
+  /// 0.3 s at 150 cm stood when the stream had begun 0.3 s earlier still.
+  @Test func theStreamsStartShowsNoStand() {
+    let fromStart = (0..<7).map { TimedHeight(t: Double($0) * 0.05, cm: 150) }
+    #expect(!RepRules.stoodAtBottom(fromStart, startS: 0.3, noiseCm: 0.5))
+    let earlier = (0..<6).map { TimedHeight(t: -0.3 + Double($0) * 0.05, cm: 150) } + fromStart
+    #expect(RepRules.stoodAtBottom(earlier, startS: 0.3, noiseCm: 0.5))
+  }
+
+  /// A squat clip clipped on and handled in the stream's first 2.5 s, no
+  /// exercise given, then the bar on the hooks (independent looked-at seed
+  /// 40104, BLE at 33 Hz; no-echo readings as 0): its 25-cm swing from
+  /// 0.37 s was a set of one "press".
+  @Test func aClipHandledAsTheStreamBeginsIsNoSet() {
+    let handled: [(t: Double, cm: Double)] = [
+      (0.008, 152), (0.097, 145), (0.128, 8), (0.156, 147), (0.217, 4), (0.246, 151), (0.337, 149),
+      (0.367, 150), (0.427, 148), (0.455, 151), (0.488, 157), (0.517, 16), (0.576, 6), (0.638, 156),
+      (0.665, 160), (0.697, 0), (0.727, 16), (0.757, 13), (0.816, 166), (0.848, 174), (0.875, 14),
+      (0.938, 5), (0.967, 175), (1.027, 173), (1.056, 170), (1.086, 173), (1.175, 175),
+      (1.175, 175), (1.206, 14), (1.296, 178), (1.297, 6), (1.326, 8), (1.387, 0), (1.417, 0),
+      (1.447, 173), (1.505, 0), (1.536, 200), (1.595, 0), (1.626, 0), (1.656, 0), (1.716, 0),
+      (1.747, 0), (1.777, 0), (1.835, 0), (1.866, 0), (1.897, 0), (1.956, 0), (1.986, 0),
+      (2.047, 200), (2.047, 4), (2.107, 0), (2.137, 0), (2.165, 202), (2.226, 0), (2.255, 0),
+      (2.287, 192), (2.348, 0), (2.406, 0), (2.437, 0), (2.438, 4), (2.495, 0), (2.585, 146),
+      (2.617, 149), (2.646, 145), (2.706, 0), (2.738, 149), (2.795, 145), (2.826, 147),
+      (2.858, 144),
+      (2.917, 149), (2.945, 149), (2.975, 5), (3.006, 144), (3.128, 140), (3.128, 15), (3.128, 12),
+      (3.187, 147), (3.215, 148), (3.247, 143), (3.305, 145), (3.338, 144), (3.366, 148),
+      (3.427, 147), (3.457, 147), (3.487, 146), (3.548, 150), (3.577, 149), (3.607, 135),
+      (3.695, 145), (3.696, 143), (3.726, 146), (3.786, 148), (3.846, 146), (3.846, 149),
+      (3.907, 146), (3.937, 230), (3.998, 140),
+    ]
+    var lines = handled.map { (t: $0.t, line: "s:\(Int($0.cm))") }
+    for k in 1...150 {
+      let t: Double = 4 + Double(k) * 0.03
+      lines.append((t: t, line: "s:\(146 + k % 3)"))
+    }
+    let reports = analyze(lines, session: SessionInfo(source: "test", exercise: nil)).reports
+    #expect(reports.isEmpty, "\(reports.map { (r: LiftReport) in r.reps.map(\.concentricStartS) })")
+  }
 }
