@@ -312,6 +312,9 @@ import Testing
       }
     }
     #expect(jumped(kept, sent: switching))
+    // The carrier's legs read at any height: steps from the top to them count.
+    let legs = switching.map { $0.t < 11.2 && $0.cm < 60 ? TimedHeight(t: $0.t, cm: 52) : $0 }
+    #expect(jumped(kept, sent: legs))
     // Without the turns before it: an echo under a bar, or a late reading.
     let alone = switching.filter { $0.t >= 11.2 }
     #expect(!jumped(kept, sent: alone))
