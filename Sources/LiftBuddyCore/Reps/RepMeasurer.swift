@@ -745,7 +745,9 @@ struct RepMeasurer: Sendable {
     return tooFast(a, b) && steps(from: a.t - switchingLookbackS, to: b.t) >= switchingReturns
   }
   /// Three round trips between a rise's ends faster than a bar
-  /// (`jumpedAcross`). Independent looked-at seeds (six sets): reports
+  /// (`jumpedAcross`). Measured with steps between the two ends' fifths
+  /// only (counted to or from the top since, above). Independent
+  /// looked-at seeds (six sets): reports
   /// that were no set 7 → 6; 90000–: 3 → 2, invented 13 → 12; tune seeds
   /// 201–600, our held-out seeds and the old independent held-out
   /// unchanged; tune 601–1000 one rep lost (a sensor-faults press whose
