@@ -338,6 +338,8 @@ public struct Analyzer: Sendable {
   private mutating func consider(
     _ rise: TurnFinder.Rise, stood: Bool, into events: inout [AnalyzerEvent]
   ) {
+    // A counted rise that goes on higher: the set's band learns its top.
+    if countedRiseValleyT == rise.valley.t { sets.raiseLastTop(toCm: rise.peak.cm) }
     guard rise.peak.cm - rise.valley.cm >= minRiseCm, countedRiseValleyT != rise.valley.t else {
       return
     }

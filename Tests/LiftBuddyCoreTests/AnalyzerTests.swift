@@ -801,3 +801,32 @@ extension AnalyzerTests {
     #expect(events.reports.last?.reps.count == 3)
   }
 }
+
+extension AnalyzerTests {
+  /// A heavy paused bench press over a noisy floor (σ 2.5 cm, 30 Hz) whose
+  /// first rep slows toward lockout and creeps its last 12 cm over half a
+  /// second: it is counted at a hold short of lockout, and the set's next
+  /// rep, locked out as high, must still belong to the set
+  /// (`SetTracker.raiseLastTop`; independent looked-at 30113).
+  @Test func aFirstRepCountedShortOfLockoutLeavesTheSetsTopWhereItLockedOut() {
+    var phases: [SyntheticLift.Phase] = [
+      .init(duration: 1.5, deltaCm: -47), .init(duration: 1, deltaCm: 0),
+      .init(duration: 1.2, deltaCm: 40), .init(duration: 0.5, deltaCm: 12),
+      .init(duration: 2, deltaCm: 0),
+    ]
+    for _ in 0..<2 {
+      phases += [
+        .init(duration: 1.5, deltaCm: -52), .init(duration: 1, deltaCm: 0),
+        .init(duration: 1.3, deltaCm: 52), .init(duration: 2, deltaCm: 0),
+      ]
+    }
+    let lift = SyntheticLift(startCm: 106, leadIn: 30, phases: phases)
+    for seed: UInt64 in 1...4 {
+      let reports = analyze(
+        lift.noisyLines(rateHz: 30, sigmaCm: 2.5, seed: seed),
+        session: SessionInfo(source: "test", exercise: .benchPress)
+      ).reports
+      #expect(reports.map(\.reps.count) == [3], "seed \(seed)")
+    }
+  }
+}

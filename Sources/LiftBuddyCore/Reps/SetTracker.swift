@@ -169,6 +169,18 @@ struct SetTracker: Sendable {
           loadKg: loadKg)))
   }
 
+  /// The open set's top, raised to `cm` where its only rep's rise went on
+  /// higher after it was counted: a heavy press that slows toward lockout
+  /// over a noisy floor can hold long enough to be counted 8–15 cm short
+  /// of it (its report stays as told), and the set's next rep, locked out
+  /// as high, was then no rep of the set (independent looked-at 30113). A
+  /// set of two or more keeps its median: a last rep's rise going on to
+  /// the hooks raised the top a re-rack then reached (70097).
+  mutating func raiseLastTop(toCm cm: Double) {
+    guard let set = open, set.ends.count == 1, cm > set.ends[0].topCm else { return }
+    open!.ends[0].topCm = cm
+  }
+
   private mutating func append(
     _ rep: RepAnalysis, ends: RepRules.Ends, into events: inout [AnalyzerEvent]
   ) {
