@@ -481,7 +481,7 @@ public struct Analyzer: Sendable {
     }
     // No set starts with a step no bar takes amid a switching sonar
     // (`RepMeasurer.jumpedAcross`); a set's own reps are judged by its band.
-    guard !measured.jumped else { return }
+    guard !RepMeasurer.jumpedAcross(measured.kept, rise: lift, answered: sent) else { return }
     // No set starts with the clip in someone's hand.
     // Judged over the descent as well when the rise came down first: a
     // clip taken off a bar on the hooks and put back tilted 38° on the way

@@ -261,9 +261,6 @@ struct RepMeasurer: Sendable {
     /// sets exact 95.3 → 95.5 %, invented reps 38 → 39; tune 201–600
     /// missed 218 → 213, nothing invented.
     var rampSeen = true
-    /// The readings stepped from the rise's bottom to its top faster than
-    /// a bar moves (`jumpedAcross`): no set starts with it.
-    var jumped = false
   }
 
   /// The concentric phase as the plausibility gates see it, rounded as
@@ -633,7 +630,6 @@ struct RepMeasurer: Sendable {
           if var m = gated(readings, nearGuess, sparse) {
             m.kept = cleaned
             m.rampSeen = rampSeen
-            m.jumped = Self.jumpedAcross(cleaned, rise: rise, answered: answered)
             return m
           }
         }
