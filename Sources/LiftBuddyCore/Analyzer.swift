@@ -339,7 +339,7 @@ public struct Analyzer: Sendable {
     _ rise: TurnFinder.Rise, stood: Bool, into events: inout [AnalyzerEvent]
   ) {
     // A counted rise that goes on higher: the set's band learns its top.
-    if countedRiseValleyT == rise.valley.t { sets.raiseLastTop(toCm: rise.peak.cm) }
+    if countedRiseValleyT == rise.valley.t { sets.raiseOnlyRepsTop(toCm: rise.peak.cm) }
     guard rise.peak.cm - rise.valley.cm >= minRiseCm, countedRiseValleyT != rise.valley.t else {
       return
     }

@@ -807,7 +807,7 @@ extension AnalyzerTests {
   /// first rep slows toward lockout and creeps its last 12 cm over half a
   /// second: it is counted at a hold short of lockout, and the set's next
   /// rep, locked out as high, must still belong to the set
-  /// (`SetTracker.raiseLastTop`; independent looked-at 30113).
+  /// (`SetTracker.raiseOnlyRepsTop`; independent looked-at 30113).
   @Test func aFirstRepCountedShortOfLockoutLeavesTheSetsTopWhereItLockedOut() {
     var phases: [SyntheticLift.Phase] = [
       .init(duration: 1.5, deltaCm: -47), .init(duration: 1, deltaCm: 0),

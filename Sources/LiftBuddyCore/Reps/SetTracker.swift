@@ -176,7 +176,7 @@ struct SetTracker: Sendable {
   /// as high, was then no rep of the set (independent looked-at 30113). A
   /// set of two or more keeps its median: a last rep's rise going on to
   /// the hooks raised the top a re-rack then reached (70097).
-  mutating func raiseLastTop(toCm cm: Double) {
+  mutating func raiseOnlyRepsTop(toCm cm: Double) {
     guard let set = open, set.ends.count == 1, cm > set.ends[0].topCm else { return }
     open!.ends[0].topCm = cm
   }
