@@ -134,6 +134,30 @@ import Testing
     #expect(tops.allSatisfy { $0.peak.cm <= 140 + TurnFinder.minStillToleranceCm }, "\(tops)")
   }
 
+  @Test func aDescentFromAStandAboveAParkLeftThatStand() {
+    // A bench press on hooks at 95 cm (the rise onto them parked there),
+    // lifted 6.5 cm off them to lockout and held 2 s, lowered to the chest
+    // and pressed back to lockout: the press came down from the lockout,
+    // not from the hooks (independent looked-at 70037).
+    func pressTop(_ path: [(Double, Double)]) -> TurnFinder.Rise? {
+      turns(path, until: path.last!.0).compactMap { _, turn -> TurnFinder.Rise? in
+        if case .topHeld(let r) = turn, r.valley.cm < 70 { return r }
+        return nil
+      }.last
+    }
+    let press: [(Double, Double)] = [(7.5, 68.5), (8.5, 68.5), (9.5, 102), (11, 102)]
+    let stood = pressTop([(0, 60), (1, 95), (3.5, 95), (4.5, 101.5), (7, 101.5)] + press)
+    #expect(
+      stood.flatMap(\.previousPeak).map { abs($0.cm - 101.5) < 0.01 } == true, "\(stood as Any)")
+    #expect(stood.map { $0.previousPeakStoodS >= 2.0 } == true, "\(stood as Any)")
+    // The same lift that only passed through 101.5 and back onto the
+    // hooks, within the hysteresis of it for 0.4 s (a spike through the
+    // smoothing, the bar over the hooks' lip), came down from the hooks.
+    let hump = pressTop(
+      [(0, 60), (1, 95), (3.5, 95), (3.8, 101.5), (3.9, 101.5), (4.2, 95), (7, 95)] + press)
+    #expect(hump.flatMap(\.previousPeak).map { abs($0.cm - 95) < 0.01 } == true, "\(hump as Any)")
+  }
+
   @Test func turnFinderSplitsARiseWhereTheBarWasParked() {
     // Floor (20) to the shoulders (135), parked 2 s, pressed to 190.
     let found = turns([(0, 20), (1, 20), (2, 135), (4, 135), (5, 190), (7, 190)], until: 7)

@@ -121,6 +121,13 @@ struct TurnFinder: Sendable {
   private var plateauStart: TimedHeight? = nil
   /// A plateau that lasted `plateauS`: the bar was parked there.
   private var parked: TimedHeight? = nil
+  /// The highest the bar went after it was parked, short of a new rise,
+  /// when it last got there from below the hysteresis, and when it was
+  /// last within the hysteresis of it: where the bar stood, and for how
+  /// long, when it came down (`parkedRiseLeft`).
+  private var beyondPark: TimedHeight? = nil
+  private var arrivedBeyondParkT = 0.0
+  private var nearBeyondParkT = 0.0
 
   mutating func push(_ p: TimedHeight, emit: (Turn) -> Void) {
     switch direction {
@@ -152,6 +159,11 @@ struct TurnFinder: Sendable {
       if p.cm > top.cm + stillToleranceCm { extremumSettledAt = p.t }
       extremum = p
     }
+    if let park = parked, p.cm > (beyondPark ?? park).cm {
+      beyondPark = p
+      arrivedBeyondParkT = risePath.lastTime(below: p.cm - hysteresisCm) ?? park.t
+    }
+    if let beyond = beyondPark, p.cm >= beyond.cm - hysteresisCm { nearBeyondParkT = p.t }
     let peak = extremum!
     if p.cm >= peak.cm - hysteresisCm { nearPeakT = p.t }
     if let start = plateauStart, abs(p.cm - start.cm) <= hysteresisCm {
@@ -161,11 +173,7 @@ struct TurnFinder: Sendable {
     }
     if let park = parked, p.cm > park.cm + Self.plateauExitCm {
       // Parked, then lifted well beyond: a new rise starts from the park.
-      emit(
-        .topLeft(
-          Rise(
-            valley: bottom, peak: park, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
+      emit(.topLeft(rise(from: bottom, to: park)))
       emit(.bottom(park, rising: true, from: nil))
       lastPeak = park
       peakBeforeValley = park
@@ -176,6 +184,7 @@ struct TurnFinder: Sendable {
       heldTop = nil
       settledTop = nil
       parked = nil
+      beyondPark = nil
       plateauStart = p
       extremum = p
       extremumSettledAt = p.t
@@ -185,30 +194,54 @@ struct TurnFinder: Sendable {
       return
     }
     if p.cm < peak.cm - hysteresisCm {
-      lastPeak = peak
-      let arrived = risePath.lastTime(below: peak.cm - hysteresisCm) ?? bottom.t
-      lastPeakStoodS = max(0, nearPeakT - arrived)
-      emit(
-        .topLeft(
-          Rise(
-            valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-            arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)))
+      if let beyond = beyondPark, beyond.cm > peak.cm + hysteresisCm,
+        nearBeyondParkT - arrivedBeyondParkT >= RepRules.minStandBeforeSetS
+      {
+        parkedRiseLeft(from: beyond)
+      } else {
+        lastPeak = peak
+        let arrived = risePath.lastTime(below: peak.cm - hysteresisCm) ?? bottom.t
+        lastPeakStoodS = max(0, nearPeakT - arrived)
+      }
+      emit(.topLeft(rise(from: bottom, to: peak)))
       startFalling(at: p)
       return
     }
     risePath.push(p)
-    let rise = Rise(
-      valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-      arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)
+    let current = rise(from: bottom, to: peak)
     let held = p.t - extremumSettledAt
     if held >= Self.stillS, heldTop == nil || peak.cm > heldTop!.cm + stillToleranceCm {
       heldTop = peak
-      emit(.topHeld(rise))
+      emit(.topHeld(current))
     }
     if held >= settleS, settledTop == nil || peak.cm > settledTop!.cm + stillToleranceCm {
       settledTop = peak
-      emit(.topSettled(rise))
+      emit(.topSettled(current))
     }
+  }
+
+  /// A parked rise's top stays the park (`plateauExitCm`), but the bar
+  /// that comes down may have stood higher (beyond the hysteresis, for the
+  /// stand a lifter takes before a set, `RepRules.minStandBeforeSetS`): a
+  /// bench press lifted off hooks below its lockout (6–12 cm) and held
+  /// there before the set's first descent, a squat stood up out of the
+  /// hooks. The descent left that stand, and the set's first rep comes
+  /// back to it, not to the hooks (independent looked-at 70037: a clean
+  /// paused bench press's first rep, 7.5 cm above the hooks it was
+  /// "lowered from", was no round trip). A hump that did not stand (a
+  /// spike through the smoothing, the bar lifted over the hooks' lip)
+  /// leaves the park the top (tune sensor-faults 334).
+  private mutating func parkedRiseLeft(from top: TimedHeight) {
+    lastPeak = top
+    lastPeakStoodS = max(0, nearBeyondParkT - arrivedBeyondParkT)
+  }
+
+  /// The rise from `bottom` to `peak`, with what is known of the descent
+  /// into `bottom`.
+  private func rise(from bottom: TimedHeight, to peak: TimedHeight) -> Rise {
+    Rise(
+      valley: bottom, peak: peak, previousPeak: peakBeforeValley,
+      arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)
   }
 
   /// End of data: a rise still going up is told as held at its top (a
@@ -217,15 +250,13 @@ struct TurnFinder: Sendable {
     guard direction == .rising, let peak = extremum, let bottom = valley,
       settledTop == nil || peak.cm > settledTop!.cm + stillToleranceCm
     else { return }
-    let rise = Rise(
-      valley: bottom, peak: peak, previousPeak: peakBeforeValley,
-      arrivedAtValleyT: arrivedAtValleyT, previousPeakStoodS: peakBeforeValleyStoodS)
+    let current = rise(from: bottom, to: peak)
     if heldTop == nil || peak.cm > heldTop!.cm + stillToleranceCm {
       heldTop = peak
-      emit(.topHeld(rise))
+      emit(.topHeld(current))
     }
     settledTop = peak
-    emit(.topSettled(rise))
+    emit(.topSettled(current))
   }
 
   private mutating func falling(_ p: TimedHeight, emit: (Turn) -> Void) {
@@ -268,6 +299,7 @@ struct TurnFinder: Sendable {
     settledTop = nil
     plateauStart = p
     parked = nil
+    beyondPark = nil
   }
 
   private mutating func startFalling(at p: TimedHeight) {
