@@ -158,6 +158,32 @@ import Testing
     #expect(hump.flatMap(\.previousPeak).map { abs($0.cm - 95) < 0.01 } == true, "\(hump as Any)")
   }
 
+  @Test func aDescentFromARestPartWayDownLeftTheRest() {
+    // A squat at lockout (131) re-racked onto hooks 5 cm lower, rested
+    // there, walked out at the hooks' height and lowered into a rep: the
+    // rep came down from the rest at the hooks (independent looked-at
+    // 30075), for as long as the bar rested there. Paused on the way down
+    // for less than a lift's longest pause, it came down from the top.
+    func squat(restingS: Double) -> TurnFinder.Rise? {
+      let rest = 3 + restingS
+      let path: [(Double, Double)] = [
+        (0, 80), (1, 131), (2, 131), (2.3, 126), (rest, 126), (rest + 1, 76), (rest + 1.5, 76),
+        (rest + 2.2, 128), (rest + 4, 128),
+      ]
+      return turns(path, until: rest + 4).compactMap { _, turn -> TurnFinder.Rise? in
+        if case .topHeld(let r) = turn, r.valley.cm < 77 { return r }
+        return nil
+      }.last
+    }
+    let rested = squat(restingS: 20)
+    #expect(
+      rested.flatMap(\.previousPeak).map { abs($0.cm - 126) < 0.5 } == true, "\(rested as Any)")
+    #expect(rested.map { $0.previousPeakStoodS >= 20 } == true, "\(rested as Any)")
+    let paused = squat(restingS: RepRules.maxBottomPauseS - 1.5)
+    #expect(
+      paused.flatMap(\.previousPeak).map { abs($0.cm - 131) < 0.01 } == true, "\(paused as Any)")
+  }
+
   @Test func turnFinderSplitsARiseWhereTheBarWasParked() {
     // Floor (20) to the shoulders (135), parked 2 s, pressed to 190.
     let found = turns([(0, 20), (1, 20), (2, 135), (4, 135), (5, 190), (7, 190)], until: 7)

@@ -103,6 +103,10 @@ struct TurnFinder: Sendable {
   private var arrivedAtValleyT = 0.0
   private var arrivedAtBottomT = 0.0
   private var arrivalLevelCm = 0.0
+  /// The bar's mean height since it arrived where it is coming down to:
+  /// the level of a rest part-way down (`descentResumed`).
+  private var sinceArrivalSumCm = 0.0
+  private var sinceArrivalCount = 0
   private var peakBeforeValley: TimedHeight? = nil
   private var peakBeforeValleyStoodS = 0.0
   private var lastPeak: TimedHeight? = nil
@@ -266,12 +270,14 @@ struct TurnFinder: Sendable {
       // A new low beyond the hysteresis restarts the arrival: the bar was
       // still on its way down.
       if p.cm < arrivalLevelCm - hysteresisCm {
-        arrivalLevelCm = p.cm
-        arrivedAtBottomT = p.t
+        if p.t - arrivedAtBottomT >= RepRules.maxBottomPauseS { descentResumed(at: p) }
+        arrived(at: p)
         bottomHeld = false
       }
       extremum = p
     }
+    sinceArrivalSumCm += p.cm
+    sinceArrivalCount += 1
     let low = extremum!
     if p.cm > low.cm + hysteresisCm {
       peakBeforeValley = lastPeak
@@ -286,6 +292,33 @@ struct TurnFinder: Sendable {
       bottomHeld = true
       emit(.bottom(low, rising: false, from: lastPeak))
     }
+  }
+
+  /// The bar, coming down, rested longer than any lift pauses
+  /// (`RepRules.maxBottomPauseS`) and then went lower: it was put down
+  /// there, and the descent it makes now leaves that rest (at its mean
+  /// height, stood at for as long as it rested), not the top it came down
+  /// from before. A bench press re-racked onto hooks below the lockout it
+  /// was lifted over, and dipped by a hand on the clip a minute later,
+  /// came "down" from the re-rack's stand (tune clip-handling 847: a
+  /// "set" of one); a squat re-racked onto hooks 5 cm under its lockout
+  /// is walked out at the hooks' height and lowered into the next set
+  /// from there (independent looked-at 30075), not from the re-rack two
+  /// minutes before. Reports that were no set: tune 601–1000 5 → 3, our
+  /// held-out seeds 14 → 12, looked-at 1–6 5 → 4; one new (tune
+  /// rack-session 680: a burst of garbage and a silence in a rest on the
+  /// hooks, read as a round trip from that rest).
+  private mutating func descentResumed(at p: TimedHeight) {
+    lastPeak = TimedHeight(
+      t: arrivedAtBottomT, cm: sinceArrivalSumCm / Double(max(1, sinceArrivalCount)))
+    lastPeakStoodS = p.t - arrivedAtBottomT
+  }
+
+  private mutating func arrived(at p: TimedHeight) {
+    arrivalLevelCm = p.cm
+    arrivedAtBottomT = p.t
+    sinceArrivalSumCm = 0
+    sinceArrivalCount = 0
   }
 
   private mutating func startRising(at p: TimedHeight) {
@@ -306,8 +339,9 @@ struct TurnFinder: Sendable {
     direction = .falling
     extremum = p
     extremumSettledAt = p.t
-    arrivedAtBottomT = p.t
-    arrivalLevelCm = p.cm
+    arrived(at: p)
+    sinceArrivalSumCm = p.cm
+    sinceArrivalCount = 1
     bottomHeld = false
   }
 
