@@ -571,7 +571,8 @@ public struct Analyzer: Sendable {
       RepRules.cameBackDown(
         p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held,
         droveS: p.droveS,
-        loweredS: from.map { bottom.t - $0.t } ?? 0)
+        loweredS: from.map { bottom.t - $0.t } ?? 0,
+        floorRestCm: p.exercise == .deadlift ? level(around: bottom.t) : nil)
     {
       countedRiseValleyT = p.riseValleyT
       sets.confirm(into: &events)
@@ -581,6 +582,21 @@ public struct Analyzer: Sendable {
     {
       sets.withdraw(.oneWay, into: &events)
     }
+  }
+
+  /// The median reading within `RepRules.minStandBeforeSetS` / 2 of `t`
+  /// (of those read so far), or nil with fewer than
+  /// `RepRules.minReadingsToJudgeStand`: where the bar rested around a
+  /// bottom that echoes under it made.
+  private func level(around t: Double) -> Double? {
+    let half = RepRules.minStandBeforeSetS / 2
+    var window: [Double] = []
+    for s in heights.reversed() {
+      if s.t < t - half { break }
+      if s.t <= t + half { window.append(s.cm) }
+    }
+    guard window.count >= RepRules.minReadingsToJudgeStand else { return nil }
+    return SetTracker.median(window)
   }
 
   /// Whether the bar was seen coming down from a top to a bottom: what

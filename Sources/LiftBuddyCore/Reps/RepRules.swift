@@ -85,14 +85,26 @@ enum RepRules {
   /// the sensor's own clock those tops held still for less than
   /// `TurnFinder.stillS`, and a set of eight was found as four. The hump
   /// of a handled clip neither stands nor rises and falls like a lift.
+  /// A deadlift's bottom is the floor, and no bar goes under it: a bottom
+  /// read under it, where the readings around it (`floorRestCm`, their
+  /// median) rest at the rep's bottom, is the floor's echoes (the plates',
+  /// the feet's), and the bar is back (independent looked-at 20107: a
+  /// dead-stop set's first pull, lowered onto a floor read at 4 cm among
+  /// its 22, was withdrawn as a one-way move). Readings that rest lower
+  /// are the bar put down lower than it rose from: a "pull" from a turn
+  /// part-way down, among a burst of garbage, and the floor under it
+  /// (tune held-out session-mess 5323).
   static func cameBackDown(
     _ ends: Ends, to bottomCm: Double, fromCm: Double?, stoodAtTop: Bool, heldTopS: Double,
-    droveS: Double, loweredS: Double
+    droveS: Double, loweredS: Double, floorRestCm: Double? = nil
   ) -> Bool {
     guard let fromCm, sameEnd(fromCm, ends.topCm, rangeCm: ends.rangeCm) else { return false }
     let turned = droveS >= minUnheldDriveS && loweredS >= minControlledLoweringS
-    return sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm)
-      && (stoodAtTop || turned) && heldTopS <= maxLockoutHoldS
+    let back =
+      sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm)
+      || (bottomCm < ends.bottomCm
+        && floorRestCm.map { sameEnd($0, ends.bottomCm, rangeCm: ends.rangeCm) } == true)
+    return back && (stoodAtTop || turned) && heldTopS <= maxLockoutHoldS
   }
   /// A press or a pull is driven over 40–70 cm at a mean of at most about
   /// 1 m/s outside warm-ups, so for 0.4 s or more; a hand swinging the

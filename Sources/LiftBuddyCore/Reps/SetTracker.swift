@@ -202,7 +202,7 @@ struct SetTracker: Sendable {
     ReportRounding.seconds(eccentricStartS ?? rep.report.concentricStartS)
   }
 
-  private static func median(_ values: [Double]) -> Double {
+  static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     let n = sorted.count
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
