@@ -584,12 +584,12 @@ public struct Analyzer: Sendable {
     }
   }
 
-  /// The median reading within `RepRules.minStandBeforeSetS` / 2 of `t`
-  /// (of those read so far), or nil with fewer than
+  /// The median reading within `RepRules.minStandBeforeSetS` of `t` (of
+  /// those read so far), or nil with fewer than
   /// `RepRules.minReadingsToJudgeStand`: where the bar rested around a
   /// bottom that echoes under it made.
   private func level(around t: Double) -> Double? {
-    let half = RepRules.minStandBeforeSetS / 2
+    let half = RepRules.minStandBeforeSetS
     var window: [Double] = []
     for s in heights.reversed() {
       if s.t < t - half { break }

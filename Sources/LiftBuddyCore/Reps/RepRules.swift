@@ -87,7 +87,9 @@ enum RepRules {
   /// of a handled clip neither stands nor rises and falls like a lift.
   /// A deadlift's bottom is the floor, and no bar goes under it: a bottom
   /// read under it, where the readings around it (`floorRestCm`, their
-  /// median) rest at the rep's bottom, is the floor's echoes (the plates',
+  /// median over `minStandBeforeSetS` either side: a run of five echoes
+  /// fills half a window 0.25 s each side, looked-at 100027) rest at the
+  /// rep's bottom, is the floor's echoes (the plates',
   /// the feet's), and the bar is back (independent looked-at 20107: a
   /// dead-stop set's first pull, lowered onto a floor read at 4 cm among
   /// its 22, was withdrawn as a one-way move). Readings that rest lower
