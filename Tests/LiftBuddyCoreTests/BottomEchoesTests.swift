@@ -122,13 +122,8 @@ import Testing
     // simulator's dirty floors read them, from `leadS` before the bar
     // leaves). Measured from those, the pulls read 73–77 cm. The bar lies
     // on its plates: no reading below the floor is the bar's.
-    var phases: [Phase] = []
-    for _ in 0..<5 {
-      phases += [.init(duration: 0.8, deltaCm: 58), .init(duration: 0.4, deltaCm: 0)]
-      phases += [.init(duration: 0.9, deltaCm: -58), .init(duration: 0.1, deltaCm: 0)]
-    }
-    phases.append(.init(duration: 20, deltaCm: 0))
-    let lift = SyntheticLift(startCm: 22, leadIn: 3, phases: phases)
+    let lift = SyntheticLift.deadlift(reps: 5, romCm: 58, up: 0.8, hold: 0.4, down: 0.9, rest: 0.1)
+    let phases = lift.phases
     var bottoms = [lift.leadIn]
     for (i, p) in phases.enumerated() where p.deltaCm < 0 {
       bottoms.append(lift.leadIn + phases[...i].reduce(0) { $0 + $1.duration })
@@ -152,14 +147,8 @@ import Testing
     // withdrawn as a one-way move (independent looked-at 20107). The bar
     // rests at the floor around that bottom: it came back. (Without that,
     // seeds 8 and 14 of these sixteen lose the first pull.)
-    var phases: [Phase] = []
-    for _ in 0..<3 {
-      phases += [.init(duration: 0.9, deltaCm: 60), .init(duration: 0.4, deltaCm: 0)]
-      phases += [.init(duration: 0.7, deltaCm: -60), .init(duration: 1.5, deltaCm: 0)]
-    }
-    phases.append(.init(duration: 20, deltaCm: 0))
-    let lift = SyntheticLift(startCm: 22, leadIn: 3, phases: phases)
-    let landed = lift.leadIn + phases[0...2].reduce(0) { $0 + $1.duration }
+    let lift = SyntheticLift.deadlift(reps: 3, romCm: 60, up: 0.9, hold: 0.4, down: 0.7, rest: 1.5)
+    let landed = lift.leadIn + lift.phases[0...2].reduce(0) { $0 + $1.duration }
     let lines = reading(
       lift.noisyLines(rateHz: 20, sigmaCm: 2, seed: seed), echoes: [5, 4, 3], before: [landed],
       leadS: 0.001)

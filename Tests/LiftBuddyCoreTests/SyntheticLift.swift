@@ -91,6 +91,21 @@ struct SyntheticLift {
     return SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
   }
 
+  /// A deadlift set from a floor at 22 cm: `reps` pulls of `romCm` over
+  /// `up` s, held `hold` s at lockout, lowered over `down` s, resting
+  /// `rest` s on the floor; then 20 s on the floor.
+  static func deadlift(
+    reps: Int, romCm: Double, up: Double, hold: Double, down: Double, rest: Double
+  ) -> SyntheticLift {
+    var phases: [Phase] = []
+    for _ in 0..<reps {
+      phases += [Phase(duration: up, deltaCm: romCm), Phase(duration: hold, deltaCm: 0)]
+      phases += [Phase(duration: down, deltaCm: -romCm), Phase(duration: rest, deltaCm: 0)]
+    }
+    phases.append(Phase(duration: 20, deltaCm: 0))
+    return SyntheticLift(startCm: 22, leadIn: 3, phases: phases)
+  }
+
   /// Presses for reps with neither end held: `reps` rises of `romCm` over
   /// `up` s, each lowered straight back over `down` s, from the shoulders.
   static func continuousPresses(

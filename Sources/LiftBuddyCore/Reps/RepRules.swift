@@ -89,10 +89,10 @@ enum RepRules {
   /// read under it, where the readings around it (`floorRestCm`, their
   /// median over `minStandBeforeSetS` either side: a run of five echoes
   /// fills half a window 0.25 s each side, looked-at 100027) rest at the
-  /// rep's bottom, is the floor's echoes (the plates',
-  /// the feet's), and the bar is back (independent looked-at 20107: a
-  /// dead-stop set's first pull, lowered onto a floor read at 4 cm among
-  /// its 22, was withdrawn as a one-way move). Readings that rest lower
+  /// rep's bottom, is the floor's echoes (the plates', the feet's), and
+  /// the bar is back (independent looked-at 20107: a dead-stop set's
+  /// first pull, lowered onto a floor read at 4 cm among its 22, was
+  /// withdrawn as a one-way move). Readings that rest lower
   /// are the bar put down lower than it rose from: a "pull" from a turn
   /// part-way down, among a burst of garbage, and the floor under it
   /// (tune held-out session-mess 5323).
