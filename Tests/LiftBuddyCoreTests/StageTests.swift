@@ -202,6 +202,60 @@ import Testing
     #expect(lastHeld.previousPeak.map { abs($0.cm - lastHeld.valley.cm) < 0.01 } == true)
   }
 
+  @Test func aParkWithinTheNoiseOfABottomIsThePause() {
+    // A paused bench press: lowered from 95 to the chest (64), where the
+    // sonar's noise lifted the smoothed bar by 4 cm for the pause, which
+    // then parked; the press from the chest is the descent's return
+    // (independent looked-at 20117: a first rep with no descent, lost).
+    // A bar parked well above its bottom (a failed press stalled 8 cm up
+    // and lifted by a spotter, tune and looked-at 40013) still rose from
+    // the park.
+    func press(humpCm: Double) -> TurnFinder.Rise? {
+      let path: [(Double, Double)] = [
+        (0, 95), (2, 95), (3, 64), (3.3, 64 + humpCm), (5, 64 + humpCm), (5.8, 95), (8, 95),
+      ]
+      return turns(path, until: 8).compactMap { _, turn -> TurnFinder.Rise? in
+        if case .topHeld(let r) = turn, r.peak.cm > 94 { return r }
+        return nil
+      }.last
+    }
+    let paused = press(humpCm: 4)
+    #expect(
+      paused.flatMap(\.previousPeak).map { abs($0.cm - 95) < 0.01 } == true, "\(paused as Any)")
+    let stalled = press(humpCm: 8)
+    #expect(
+      stalled.flatMap(\.previousPeak).map { abs($0.cm - 72) < 0.5 } == true, "\(stalled as Any)")
+  }
+
+  @Test func anEccentricPhaseStartsWhereTheBarLeftItsTop() {
+    // The clip put back on a bar on the hooks: its readings fell 30 cm and
+    // came back in a tenth of a second as the top was first reached
+    // (independent looked-at 20117). The bar stood there 9 s, then came
+    // down over 1 s, paused 0.2 s and rose. Looked for from the top's
+    // first reading, the eccentric phase began at the clip's readings,
+    // 9 s early, and the descent's tilt check saw the clip in the hand.
+    let path: [(Double, Double)] = [
+      (0, 140), (0.85, 140), (0.9, 110), (0.95, 140), (10, 140), (11, 85), (11.2, 85),
+      (12, 140), (14, 140),
+    ]
+    var samples: [TimedHeight] = []
+    for i in 0...280 {
+      let t = Double(i) * 0.05
+      let k = path.lastIndex { $0.0 <= t }!
+      let (t0, h0) = path[k]
+      let (t1, h1) = k + 1 < path.count ? path[k + 1] : (t0 + 1, h0)
+      samples.append(TimedHeight(t: t, cm: h0 + (h1 - h0) * (t - t0) / (t1 - t0)))
+    }
+    let rise = TurnFinder.Rise(
+      valley: TimedHeight(t: 11.1, cm: 85), peak: TimedHeight(t: 12, cm: 140),
+      previousPeak: TimedHeight(t: 1, cm: 140), arrivedAtValleyT: 11, previousPeakStoodS: 9)
+    let measurer = RepMeasurer(smoother: .movingAverage, windowS: 0.25)
+    let measured = measurer.measure(
+      samples: samples, rise: rise, index: 1, minRiseCm: 10, maxRomCm: 100,
+      attitude: AttitudeLog())
+    #expect(measured.flatMap(\.eccentricStartS).map { abs($0 - 10) < 0.15 } == true)
+  }
+
   @Test func rfc3339() {
     #expect(RFC3339Formatter.string(unixSeconds: 0) == "1970-01-01T00:00:00.000Z")
     #expect(RFC3339Formatter.string(unixSeconds: 1_767_607_212.345) == "2026-01-05T10:00:12.345Z")

@@ -1358,12 +1358,28 @@ struct RepMeasurer: Sendable {
     return best
   }
 
+  /// The descent a rep's eccentric phase is is looked for from when the
+  /// bar was last within this share of the range of its top: a top stood
+  /// at for seconds (a bench press on the hooks, unracked and settled)
+  /// may hold faster moves than the descent, and the fastest one was taken
+  /// for it (the clip put back on the bar 9 s before the descent,
+  /// independent looked-at 20117: the descent's tilt check then saw the
+  /// clip in the hand and the set lost its first rep; 60072 likewise).
+  /// A quarter of the range is still above the descent's fastest part, so
+  /// the phase's start is walked back to from within it, as before.
+  /// Looked-at (1,020 streams): missed reps 88 → 87 alone, 20117 with
+  /// `TurnFinder.bottomPauseHysteresises`; tune 201–1000 unchanged.
+  static let descentTopShare = 0.25
+
   private func eccentricStart(_ k: [Kinematics], rise: TurnFinder.Rise, before start: Double)
     -> Double?
   {
     guard let top = rise.previousPeak else { return nil }
+    let highM = (top.cm - Self.descentTopShare * (top.cm - rise.valley.cm)) / 100
+    let leftTopT = k.last { $0.t <= start && $0.position >= highM }?.t ?? top.t
+    let from = max(top.t, leftTopT) - windowS
     var kMin: Int? = nil
-    for i in k.indices where k[i].t >= top.t - windowS && k[i].t <= start {
+    for i in k.indices where k[i].t >= from && k[i].t <= start {
       if kMin == nil || k[i].velocity < k[kMin!].velocity { kMin = i }
     }
     guard let minIndex = kMin, k[minIndex].velocity < 0 else { return nil }

@@ -59,6 +59,19 @@ struct TurnFinder: Sendable {
   /// Only a rise this far beyond the park splits it: more than a shrug or
   /// a re-grip at lockout, less than the shortest press.
   static let plateauExitCm = 8.0
+  /// A park less than this many hysteresises above its rise's valley is
+  /// the bottom's pause, lifted by the sonar's noise (a paused bench
+  /// press's chest read 4 cm higher for the pause after an echo had
+  /// dragged the smoothed descent below it: independent looked-at 20117,
+  /// 40049), not a stop part-way up: a failed press stalled 8 cm off the
+  /// chest and lifted by a spotter (looked-at 40013) is two moves still.
+  /// Independent looked-at (1,020 streams): missed reps 87 → 83, invented
+  /// 38 → 39; tune 201–1000 missed 349 → 348; both held-out sets
+  /// unchanged. Not parking such a plateau at all (the rise going on from
+  /// its valley) made four more reports that were no set there, and not
+  /// parking under `plateauExitCm` joined stalls to their spotted rises
+  /// (invented 38 → 46).
+  static let bottomPauseHysteresises = 1.5
 
   /// A rise of the bar from a bottom to a top.
   struct Rise: Equatable, Sendable {
@@ -180,11 +193,19 @@ struct TurnFinder: Sendable {
       emit(.topLeft(rise(from: bottom, to: park)))
       emit(.bottom(park, rising: true, from: nil))
       lastPeak = park
-      peakBeforeValley = park
-      lastPeakStoodS = p.t - park.t
-      peakBeforeValleyStoodS = lastPeakStoodS
       valley = park
-      arrivedAtValleyT = park.t
+      // Parked within the noise of its bottom, the bar paused there: the
+      // rise from the pause is the return of the descent before it, which
+      // keeps its top and its arrival.
+      let paused =
+        park.cm - bottom.cm < Self.bottomPauseHysteresises * hysteresisCm
+        && peakBeforeValley.map { $0.cm > park.cm + Self.plateauExitCm } == true
+      if !paused {
+        peakBeforeValley = park
+        lastPeakStoodS = p.t - park.t
+        peakBeforeValleyStoodS = lastPeakStoodS
+        arrivedAtValleyT = park.t
+      }
       heldTop = nil
       settledTop = nil
       parked = nil
