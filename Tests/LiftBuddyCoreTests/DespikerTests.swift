@@ -340,6 +340,49 @@ import Testing
     #expect(barBetween.allSatisfy { r in kept.contains { $0.t == r.0 } })
   }
 
+  /// A touch-and-go bench press lowered past a spotter's hands at 20 Hz
+  /// (serial, independent looked-at 70012): the sonar read the hands
+  /// (27–30 cm) four times, the bar twice on its way down (84, 75), two
+  /// no-echo values and the hands three times more, then the bar in the
+  /// bottom (58–64) and on its way up. The second echo run came in as a
+  /// fall, six readings after the first one's; ended at 0.3 s, its
+  /// probation fell between the no-echo values and the bar's return, the
+  /// hands became the track and the bottom and the drive were removed:
+  /// the rep lost. Held for six readings (`TrackGate.fallProbationReadings`)
+  /// it sees the bar back and is taken back.
+  @Test func anEchoRunIsOnProbationForSixReadings() {
+    let readings: [(Double, Double)] = [
+      (0.059, 98), (0.108, 96), (0.157, 99), (0.204, 97), (0.252, 98), (0.301, 98), (0.349, 96),
+      (0.398, 97), (0.447, 94), (0.493, 30), (0.537, 30), (0.582, 28), (0.627, 27), (0.674, 84),
+      (0.722, 75), (0.771, 0), (0.821, 0), (0.871, 29), (0.921, 30), (0.971, 27), (1.021, 64),
+      (1.071, 58), (1.121, 60), (1.171, 62), (1.220, 66), (1.270, 67), (1.319, 72), (1.369, 80),
+      (1.418, 81), (1.467, 86), (1.517, 87), (1.566, 93),
+    ]
+    let kept = despike(readings, noiseCm: 2).kept
+    #expect(kept.allSatisfy { $0.cm >= 50 }, "\(kept.filter { $0.cm < 50 })")
+    let bar = readings.filter { $0.0 > 1 && $0.1 > 50 }
+    #expect(bar.allSatisfy { r in kept.contains { $0.t == r.0 } }, "\(kept.map(\.cm))")
+  }
+
+  /// A squat at lockout (148 cm, 16 Hz, independent looked-at 40092): the
+  /// sonar read a leg three times (47–49), the bar once, and the leg again
+  /// four times (76–78). The bar's single reading among them was held and
+  /// dropped, the track went stale, and the second run, held as a fall,
+  /// started the new track with no probation: the bar's return to 149 was
+  /// refused. A fall still held when its track goes stale is on probation
+  /// all the same, and taken back when the bar reads 149 and 150.
+  @Test func aFallHeldAcrossAStaleTrackIsOnProbation() {
+    let readings: [(Double, Double)] = [
+      (0.014, 143), (0.075, 142), (0.137, 140), (0.198, 145), (0.260, 150), (0.321, 148),
+      (0.382, 49), (0.443, 49), (0.496, 48), (0.557, 0), (0.618, 47), (0.680, 148), (0.741, 78),
+      (0.802, 77), (0.863, 76), (0.921, 76), (0.982, 149), (1.042, 0), (1.104, 150), (1.165, 0),
+      (1.227, 150),
+    ]
+    let kept = despike(readings, noiseCm: 1.5).kept
+    #expect(kept.allSatisfy { $0.cm >= 100 }, "\(kept.filter { $0.cm < 100 })")
+    #expect(kept.filter { $0.t > 0.9 }.count == 3, "\(kept.map(\.cm))")
+  }
+
   /// A bar that really falls, unseen for 0.25 s (no-echo values), from
   /// 100 cm to the floor, 45 cm: its first reading 31 cm down is let in
   /// only as a fall and held back, and it is not seen back up: its
