@@ -383,6 +383,28 @@ import Testing
     #expect(kept.filter { $0.t > 0.9 }.count == 3, "\(kept.map(\.cm))")
   }
 
+  /// A bench press pressed off the chest at 15 Hz (BLE, independent
+  /// looked-at 90101): near lockout the sonar read the spotter's hands
+  /// (31–35 cm), the bar once (90.9), the hands again for five readings
+  /// (26–27 cm) and the bar at 95. The bar's one reading was held and
+  /// dropped, the track went stale under the held hands, and they started
+  /// a new track with no probation (within reach of the typical
+  /// acceleration so far ahead, they were no fall by the gates): the rep
+  /// was measured from the hands. Far below all of the stale track, they
+  /// are a fall on probation, taken back when the bar reads 95.
+  @Test func echoesFarBelowAStaleTrackAreOnProbation() {
+    let readings: [(Double, Double)] = [
+      (0.019, 61.4), (0.080, 63.1), (0.138, 62.3), (0.199, 63.9), (0.321, 63.5), (0.438, 63.2),
+      (0.438, 68.0), (0.500, 68.6), (0.560, 400.0), (0.620, 73.3), (0.679, 76.0), (0.740, 79.4),
+      (0.800, 31.1), (0.919, 30.6), (0.980, 32.4), (1.041, 34.6), (1.100, 400.0), (1.160, 90.9),
+      (1.220, 26.5), (1.278, 26.4), (1.339, 26.6), (1.400, 26.7), (1.518, 27.2), (1.578, 95.3),
+      (1.638, 95.4), (1.698, 96.5), (1.760, 95.7),
+    ]
+    let kept = despike(readings, noiseCm: 1.2).kept
+    #expect(kept.allSatisfy { $0.cm >= 60 }, "\(kept.filter { $0.cm < 60 })")
+    #expect(kept.filter { $0.cm > 95 }.count == 4, "\(kept.map(\.cm))")
+  }
+
   /// A bar that really falls, unseen for 0.25 s (no-echo values), from
   /// 100 cm to the floor, 45 cm: its first reading 31 cm down is let in
   /// only as a fall and held back, and it is not seen back up: its

@@ -99,9 +99,11 @@ struct TrackGate: Sendable {
   /// (seven held a fall under a bench press's chest 0.35 s, until the
   /// rep's rise restored the descent past its bottom: tune 262 lost its
   /// set). A fall the track gate still held when its track went stale
-  /// goes on probation too. Looked-at (1,020 streams): exact sets 97.0 →
-  /// 97.1 %, missed reps 83 → 79, invented 39 → 38; tune 201–1000
-  /// unchanged; old independent held-out missed 4 → 3.
+  /// goes on probation too (`decide`). Looked-at (1,020 streams): exact
+  /// sets 97.0 → 97.2 %, missed reps 83 → 77, invented 39 → 38; tune
+  /// 201–1000 missed 348 → 346; old independent held-out missed 4 → 3;
+  /// the fresh one lost a set (95.5 → 95.2 %: invented 5 → 6, missed
+  /// 13 → 12).
   static let fallProbationReadings = 6
   static let restoreReadings = 2
   /// And never for more readings than this (0.3 s at 200 Hz): readings at
@@ -230,9 +232,12 @@ struct TrackGate: Sendable {
       p.seen += 1
       if s.t - p.startT > Self.fallProbationS
         && (p.seen >= Self.fallProbationReadings || s.t - p.startT > Self.staleS)
-        || p.held.count + p.votes.count >= Self.maxProbationReadings || track.count < 2
+        || p.held.count + p.votes.count >= Self.maxProbationReadings
       {
         endProbation(emit: emit)
+      } else if track.count < 2 {
+        // The fall's own track is still starting (after a stale one).
+        probation = p
       } else {
         let old = Self.prediction(p.oldTrack, at: s.t)
         let new = Self.prediction(track, at: s.t)
@@ -296,8 +301,12 @@ struct TrackGate: Sendable {
     }
     if let newest = track.last, s.t - newest.t > Self.staleS {
       // A fall still held when the track went stale starts the new track
-      // on probation, as it would have the old one (`fallProbationS`).
-      if let h = held, heldAsFall, probation == nil {
+      // on probation, as it would have the old one (`fallProbationS`);
+      // so does a held reading far below all of the track (`isDrop`),
+      // which so far ahead the typical acceleration reaches.
+      if let h = held, probation == nil,
+        heldAsFall || Self.isDrop(h, below: track, sigma: Self.prediction(track, at: h.t).sigma)
+      {
         probation = Probation(
           startT: h.t, oldTrack: track, oldLastAccepted: lastAccepted,
           oldTrackSpeed: trackSpeed, oldAcceptedRun: acceptedRun)
