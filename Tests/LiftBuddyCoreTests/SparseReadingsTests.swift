@@ -50,6 +50,54 @@ import Testing
     }
   }
 
+  /// A fast squat (55 cm in 0.4–0.45 s) read at 15 Hz by a sonar whose
+  /// every other ping comes back empty (`s:400`): three readings on its
+  /// rise, one or none inside its 20–80 %, so the slow window was not
+  /// widened (`RepMeasurer.sparseRampReadings`) and held one reading: the
+  /// reps were lost (independent looked-at 90073: 1 of 3 counted, or
+  /// none). A rise whose readings came at their own rate and climbed all
+  /// the way (`RepMeasurer.climbedAtItsRate`) is widened over all the same;
+  /// a sonar switching between two levels climbs back down. Three
+  /// readings 0.13 s apart cannot place a 0.4-s rep's ends: over the
+  /// widened window it reads 10–35 % slow (never fast), its range right.
+  @Test(arguments: [(0.4, 0), (0.42, 1), (0.45, 0), (0.45, 1)])
+  func aFastRepReadAtHalfOfFifteenHertzIsCounted(up: Double, phase: Int) {
+    let lift = SyntheticLift.squat(reps: 3, romCm: 55, up: up, pause: 0.2, top: 1.5)
+    var n = phase
+    let lines = lift.lines(rateHz: 15).map { line -> (t: Double, line: String) in
+      guard line.line.hasPrefix("s:") else { return line }
+      n += 1
+      return n % 2 == 0 ? (line.t, "s:400") : line
+    }
+    let reports = analyze(lines, session: SessionInfo(source: "test", exercise: .squat)).reports
+    #expect(reports.map(\.reps.count) == [3])
+    for (got, want) in zip(reports.first?.reps ?? [], lift.truth) {
+      #expect(abs(got.romCm - want.romCm) < 3, "rom \(got.romCm)")
+      #expect(got.meanVelocityMps <= want.meanMps, "mean \(got.meanVelocityMps)")
+      #expect(got.meanVelocityMps >= 0.6 * want.meanMps, "mean \(got.meanVelocityMps)")
+    }
+  }
+
+  /// What `RepMeasurer.climbedAtItsRate` takes for a ramp read at its
+  /// rate: readings every 0.065 s that climb; not a sonar switching between
+  /// the floor (22) and an echo 9 cm above it at that rate (looked-at
+  /// 100063, whose switches made "pulls" when this widened the window for
+  /// any ramp), nor a climb across a gap.
+  @Test func aRampReadAtItsRateClimbsAllTheWay() {
+    let rise = TurnFinder.Rise(
+      valley: TimedHeight(t: 0, cm: 22), peak: TimedHeight(t: 0.52, cm: 80), arrivedAtValleyT: 0)
+    func readings(_ cms: [Double]) -> [TimedHeight] {
+      cms.enumerated().map { TimedHeight(t: Double($0.offset) * 0.065, cm: $0.element) }
+    }
+    let climb: [Double] = [22, 24, 30, 40, 51, 62, 72, 78, 80]
+    #expect(RepMeasurer.climbedAtItsRate(readings(climb), rise: rise, noiseCm: 0.5))
+    let switching: [Double] = [22, 31, 22, 31, 22, 31, 22, 31, 80]
+    #expect(!RepMeasurer.climbedAtItsRate(readings(switching), rise: rise, noiseCm: 0.5))
+    var gapped = readings(climb)
+    gapped.removeSubrange(3...5)
+    #expect(!RepMeasurer.climbedAtItsRate(gapped, rise: rise, noiseCm: 0.5))
+  }
+
   /// A sonar that hears nothing for a whole concentric phase (no echo:
   /// `s:400`, its maximum range, from just before the bar leaves the
   /// bottom until just after it locks out) still shows a squat that left
