@@ -56,15 +56,19 @@ import Testing
     var found: [(Double, TurnFinder.Turn)] = []
     var t = 0.0
     while t <= end {
-      let i = path.lastIndex { $0.0 <= t }!
-      let (t0, h0) = path[i]
-      let (t1, h1) = i + 1 < path.count ? path[i + 1] : (t0 + 1, h0)
-      let h = h0 + (h1 - h0) * (t - t0) / (t1 - t0)
       let now = t
-      finder.push(TimedHeight(t: t, cm: h)) { found.append((now, $0)) }
+      finder.push(TimedHeight(t: t, cm: height(path, at: t))) { found.append((now, $0)) }
       t += 0.05
     }
     return found
+  }
+
+  /// A piecewise-linear path's height at `t` (held after its last point).
+  private func height(_ path: [(Double, Double)], at t: Double) -> Double {
+    let i = path.lastIndex { $0.0 <= t }!
+    let (t0, h0) = path[i]
+    let (t1, h1) = i + 1 < path.count ? path[i + 1] : (t0 + 1, h0)
+    return h0 + (h1 - h0) * (t - t0) / (t1 - t0)
   }
 
   @Test func turnFinderTellsHeldTopsSoonAndIgnoresWobbles() {
@@ -238,13 +242,8 @@ import Testing
       (0, 140), (0.85, 140), (0.9, 110), (0.95, 140), (10, 140), (11, 85), (11.2, 85),
       (12, 140), (14, 140),
     ]
-    var samples: [TimedHeight] = []
-    for i in 0...280 {
-      let t = Double(i) * 0.05
-      let k = path.lastIndex { $0.0 <= t }!
-      let (t0, h0) = path[k]
-      let (t1, h1) = k + 1 < path.count ? path[k + 1] : (t0 + 1, h0)
-      samples.append(TimedHeight(t: t, cm: h0 + (h1 - h0) * (t - t0) / (t1 - t0)))
+    let samples = (0...280).map { i in
+      TimedHeight(t: Double(i) * 0.05, cm: height(path, at: Double(i) * 0.05))
     }
     let rise = TurnFinder.Rise(
       valley: TimedHeight(t: 11.1, cm: 85), peak: TimedHeight(t: 12, cm: 140),
