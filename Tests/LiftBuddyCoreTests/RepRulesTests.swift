@@ -521,6 +521,37 @@ import Testing
     #expect(e.reports.map(\.reps.count) == [2], "\(e.reports.map(\.reps))")
   }
 
+  @Test func aStallIsJudgedUpToItsHighestPointToo() {
+    // A bench press of 65–101 cm stuck at 80–82 cm for 1.3 s, its highest
+    // reading the stall's last before it sank back onto the chest (the
+    // readings the gate kept, independent looked-at 100109). The half
+    // second after the highest point is the sinking; the stand is before.
+    let stall: [(Double, Double)] = [
+      (219.847, 79.2), (219.896, 78.7), (219.947, 79.1), (220.047, 80.7), (220.148, 81.0),
+      (220.348, 81.5), (220.398, 82.6), (220.447, 81.2), (220.498, 81.1), (220.547, 80.4),
+      (220.598, 80.9), (220.847, 80.6), (220.898, 82.3), (220.946, 82.2), (220.998, 82.5),
+      (221.048, 82.5), (221.097, 81.3), (221.148, 82.7), (221.198, 81.3), (221.297, 80.2),
+      (221.347, 80.4), (221.447, 78.7), (221.497, 77.8), (221.548, 75.5), (221.597, 74.5),
+      (221.646, 72.7), (221.696, 72.8), (221.746, 72.4), (221.797, 71.0), (221.846, 69.5),
+      (221.897, 68.1), (221.946, 67.5), (221.998, 66.9), (222.096, 67.5), (222.196, 67.4),
+      (222.246, 66.8), (222.298, 67.5),
+    ]
+    let samples = stall.map { TimedHeight(t: $0.0, cm: $0.1) }
+    let band = RepRules.Ends(bottomCm: 65, topCm: 101)
+    let rise = TurnFinder.Rise(
+      valley: TimedHeight(t: 222.246, cm: 66.8), peak: TimedHeight(t: 224.6, cm: 94),
+      previousPeak: TimedHeight(t: 221.148, cm: 82.7), arrivedAtValleyT: 221.946,
+      previousPeakStoodS: 1.3)
+    #expect(
+      RepRules.followsAStall(rise, inSet: band, samples: samples, hysteresisCm: 3, noiseCm: 0.7))
+    // Stood at neither side of its highest point, the bar was not stuck.
+    var passing = rise
+    passing.previousPeak = TimedHeight(t: 221.597, cm: 74.5)
+    #expect(
+      !RepRules.followsAStall(
+        passing, inSet: band, samples: samples, hysteresisCm: 3, noiseCm: 0.7))
+  }
+
   @Test(arguments: [Exercise.squat, .benchPress, nil])
   func aRepOfOneAndAQuarterCounts(exercise: Exercise?) {
     // The same set with a squat of one and a quarter reps as its third:

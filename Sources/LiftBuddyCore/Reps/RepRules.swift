@@ -546,9 +546,17 @@ enum RepRules {
   /// as the stall's: a stuck run 9 cm over a dirty chest (hysteresis 5.6
   /// cm) made a 1-s "stall" of a paused bench press's pause (30113).
   /// And the readings must show the stand (`stood`, over the
-  /// `minStandBeforeSetS` from the stall's first highest point): a sonar
-  /// stuck through a rep and back made a smoothed "stall" its readings
-  /// never held (tune sensor-faults 280).
+  /// `minStandBeforeSetS` from the stall's first highest point, or up to
+  /// it): a sonar stuck through a rep and back made a smoothed "stall" its
+  /// readings never held (tune sensor-faults 280). Up to it as well, for a
+  /// lifter grinding against the stall creeps the bar up a few centimetres
+  /// (past the turn finder's plateau) and it sinks from the highest point
+  /// at once, or the noise spread the readings after it more than those
+  /// before (whole centimetres, 85–91 after, 84–89 before): two spotter's
+  /// rises of paused bench presses counted (independent looked-at 100109,
+  /// 20105). Looked-at 1,020: invented reps 38 → 36, nothing else
+  /// changed; tune 201–1000, ours held-out and both independent held-out
+  /// sets unchanged.
   static func followsAStall(
     _ rise: TurnFinder.Rise, inSet band: Ends, samples: [TimedHeight], hysteresisCm: Double,
     noiseCm: Double
@@ -559,9 +567,9 @@ enum RepRules {
     let range = band.rangeCm
     return before.cm < band.topCm && !sameEnd(before.cm, band.topCm, rangeCm: range)
       && before.cm > band.bottomCm && !sameEnd(before.cm, band.bottomCm, rangeCm: range)
-      && stood(
-        samples, before: before.t + minStandBeforeSetS, atCm: before.cm, rangeCm: range,
-        noiseCm: noiseCm)
+      && [before.t + minStandBeforeSetS, before.t].contains { end in
+        stood(samples, before: end, atCm: before.cm, rangeCm: range, noiseCm: noiseCm)
+      }
   }
   /// Stalls held by the failing lifters of the independent simulator's
   /// looked-at sets: 1.5–2.8 s. Looked-at 1–6 (660 streams): invented
