@@ -407,11 +407,6 @@ public struct Analyzer: Sendable {
     let cameDown = RepRules.cameDownFirst(
       rise, concentricStartS: rep.concentricStartS, minRiseCm: minRiseCm)
     if let band = sets.band {
-      if session.exercise?.isEccentricFirst == true,
-        RepRules.goesOnFromAStall(rise, inSet: band, noiseCm: noise.sigmaCm)
-      {
-        return
-      }
       // With no exercise named, the shape of the set's first rep stands in
       // for it: one measured with a descent before it (its eccentric phase)
       // is taken for a squat's or bench press's, which spotters lift
@@ -419,9 +414,25 @@ public struct Analyzer: Sendable {
       // lost; tune 201–600 and ours held-out unchanged). A deadlift pulled
       // from the floor has none, and a pull retried after a stall is a rep.
       // A press lowered from the unrack has one too (the real recordings'
-      // first presses): their sets still count 3 × 8.
-      if session.exercise?.isEccentricFirst
-        ?? (sets.open?.reps.first?.report.eccentricDurationS != nil),
+      // first presses): their sets still count 3 × 8. So taken, a rise out
+      // of a stand part-way up goes on from a stall only where the bar was
+      // pushed into that stand from the set's bottom
+      // (`RepRules.pushedIntoTheStand`): two spotter's rises of headerless
+      // paused bench presses counted (looked-at 60089, 100121; 36 → 34
+      // invented, one more missed in 20095, a deadlift set already wrong
+      // whose floor echoes set its bottom 11 cm under the floor; tune
+      // 201–1000, ours held-out and both independent held-out unchanged).
+      let spotted =
+        session.exercise?.isEccentricFirst
+        ?? (sets.open?.reps.first?.report.eccentricDurationS != nil)
+      if spotted,
+        session.exercise != nil
+          || RepRules.pushedIntoTheStand(rise, inSet: band, samples: samples),
+        RepRules.goesOnFromAStall(rise, inSet: band, noiseCm: noise.sigmaCm)
+      {
+        return
+      }
+      if spotted,
         RepRules.followsAStall(
           rise, inSet: band, samples: samples, hysteresisCm: turns.hysteresisCm,
           noiseCm: noise.sigmaCm)

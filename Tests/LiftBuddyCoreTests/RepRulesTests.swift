@@ -521,6 +521,39 @@ import Testing
     #expect(e.reports.map(\.reps.count) == [2], "\(e.reports.map(\.reps))")
   }
 
+  @Test(arguments: [Exercise.squat, .benchPress, nil])
+  func aSpottersRiseOutOfAStallNearTheBottomIsNoRep(exercise: Exercise?) {
+    // Two bench presses of 44 cm, then a failed one: down to the chest,
+    // pushed 9 cm and stuck there 2.5 s, and lifted by the spotter to the
+    // top at 0.13 m/s (independent looked-at 60089, with no exercise
+    // named). The bar was pushed into the stand from the set's bottom.
+    let phases: [Phase] =
+      Self.twoPressesAndADescent + [
+        .init(duration: 0.9, deltaCm: 9), .init(duration: 2.5, deltaCm: 0),
+        .init(duration: 2.7, deltaCm: 35), .init(duration: 20, deltaCm: 0),
+      ]
+    let e = events(SyntheticLift(startCm: 104, leadIn: 3, phases: phases), exercise)
+    #expect(e.reports.map(\.reps.count) == [2], "\(e.reports.map(\.reps))")
+  }
+
+  @Test func aStandIsAStallOnlyWhenPushedIntoFromTheBottom() {
+    // A set of 60–104 cm, and a stand at 75 cm that a rise leaves at
+    // t = 10 s. Pushed into it from the chest 1.5 s before: a stall.
+    // Lifted into it from below the set and held 4 s (a clean to the
+    // shoulders, a bar taken off low hooks): no stall of this set.
+    let band = RepRules.Ends(bottomCm: 60, topCm: 104)
+    let rise = TurnFinder.Rise(
+      valley: TimedHeight(t: 10, cm: 75), peak: TimedHeight(t: 12, cm: 104),
+      previousPeak: TimedHeight(t: 10, cm: 75), arrivedAtValleyT: 10)
+    let stand = stride(from: 8.5, through: 10, by: 0.05).map { TimedHeight(t: $0, cm: 75) }
+    let pushed = [TimedHeight(t: 7.5, cm: 61), TimedHeight(t: 8, cm: 68)] + stand
+    #expect(RepRules.pushedIntoTheStand(rise, inSet: band, samples: pushed))
+    let lifted =
+      [TimedHeight(t: 5, cm: 30), TimedHeight(t: 5.5, cm: 61), TimedHeight(t: 6, cm: 75)]
+      + stride(from: 6.05, through: 10, by: 0.05).map { TimedHeight(t: $0, cm: 75) }
+    #expect(!RepRules.pushedIntoTheStand(rise, inSet: band, samples: lifted))
+  }
+
   @Test func aStallIsJudgedUpToItsHighestPointToo() {
     // A bench press of 65–101 cm stuck at 80–82 cm for 1.3 s, its highest
     // reading the stall's last before it sank back onto the chest (the

@@ -532,6 +532,28 @@ enum RepRules {
   static let stallDescentShare = 0.5
   static let stallSigmas = 4.0
 
+  /// Whether the bar came up into the stand a rise left from, out of the
+  /// set's bottom (`sameEnd`), within `stallPushS` before it: the push of
+  /// a failed rep that stuck part-way. With no exercise named, the set's
+  /// shape stands in for a squat or bench press, and a stand part-way up
+  /// that the bar did not push into from the bottom is some other lift's
+  /// start: a clean's set of 106–150 cm "reps" (a pull and the catch)
+  /// took the first press from the shoulders for one going on from a
+  /// stall (independent looked-at 40042).
+  static func pushedIntoTheStand(_ rise: TurnFinder.Rise, inSet band: Ends, samples: [TimedHeight])
+    -> Bool
+  {
+    let from = rise.valley.t - stallPushS
+    return samples.contains {
+      $0.t >= from && $0.t <= rise.valley.t
+        && sameEnd($0.cm, band.bottomCm, rangeCm: band.rangeCm)
+    }
+  }
+  /// A push that stalls is slow, under 0.2 m/s by the time it stops, and
+  /// stops within half the range (`stallDescentShare`): 20 cm of a bench
+  /// press's 40 takes up to 2–3 s.
+  static let stallPushS = 3.0
+
   /// A squat's or bench press's rep comes down from the set's top. A rise
   /// whose descent began instead at a stand of `minStallS` or more between
   /// the set's ends (beyond `sameEnd` of either) comes after a failed rep:
