@@ -522,6 +522,23 @@ import Testing
   }
 
   @Test(arguments: [Exercise.squat, .benchPress, nil])
+  func aSpottersRiseAfterALowStallIsNoRep(exercise: Exercise?) {
+    // The failed press stuck 8 cm over the chest, within a fifth of the
+    // set's range of its bottom (`sameEnd`), for 1.8 s, back onto the
+    // chest, and lifted by the spotter (a squat stuck 10 cm over its
+    // bottom: independent looked-at 100130). Held that long and that far
+    // above the bottom it sank back to, it was no pause.
+    let phases: [Phase] =
+      Self.twoPressesAndADescent + [
+        .init(duration: 0.8, deltaCm: 8), .init(duration: 1.8, deltaCm: 0),
+        .init(duration: 0.6, deltaCm: -8), .init(duration: 0.3, deltaCm: 0),
+        .init(duration: 3.0, deltaCm: 44), .init(duration: 20, deltaCm: 0),
+      ]
+    let e = events(SyntheticLift(startCm: 104, leadIn: 3, phases: phases), exercise)
+    #expect(e.reports.map(\.reps.count) == [2], "\(e.reports.map(\.reps))")
+  }
+
+  @Test(arguments: [Exercise.squat, .benchPress, nil])
   func aSpottersRiseOutOfAStallNearTheBottomIsNoRep(exercise: Exercise?) {
     // Two bench presses of 44 cm, then a failed one: down to the chest,
     // pushed 9 cm and stuck there 2.5 s, and lifted by the spotter to the

@@ -556,7 +556,8 @@ enum RepRules {
 
   /// A squat's or bench press's rep comes down from the set's top. A rise
   /// whose descent began instead at a stand of `minStallS` or more between
-  /// the set's ends (beyond `sameEnd` of either) comes after a failed rep:
+  /// the set's ends (beyond `sameEnd` of its top, and above its bottom by
+  /// `goesOnFromAStall`'s margin) comes after a failed rep:
   /// the lifter stalled there, the bar sank back to the bottom, and what
   /// lifts it again is the spotters (independent looked-at 60041: a bench
   /// press stuck at 77 cm of its 60–104 for 1.6 s, back on the chest, then
@@ -578,7 +579,13 @@ enum RepRules {
   /// rises of paused bench presses counted (independent looked-at 100109,
   /// 20105). Looked-at 1,020: invented reps 38 → 36, nothing else
   /// changed; tune 201–1000, ours held-out and both independent held-out
-  /// sets unchanged.
+  /// sets unchanged. The bottom's margin was `sameEnd`'s, a fifth of the
+  /// range: a squat stuck 10 cm over its bottom of a 60-cm set for 1.7 s
+  /// and sunk back was within it (independent looked-at 100130). The
+  /// stall must still stand twice the hysteresis over the bottom the bar
+  /// sank back to, which no paused bottom's noise does. Looked-at 1,020:
+  /// invented 34 → 33, nothing else changed; tune 201–1000 and ours
+  /// held-out unchanged; fresh independent held-out invented 6 → 5.
   static func followsAStall(
     _ rise: TurnFinder.Rise, inSet band: Ends, samples: [TimedHeight], hysteresisCm: Double,
     noiseCm: Double
@@ -588,7 +595,7 @@ enum RepRules {
     else { return false }
     let range = band.rangeCm
     return before.cm < band.topCm && !sameEnd(before.cm, band.topCm, rangeCm: range)
-      && before.cm > band.bottomCm && !sameEnd(before.cm, band.bottomCm, rangeCm: range)
+      && before.cm > band.bottomCm + max(sameEndMinCm, stallSigmas * noiseCm)
       && [before.t + minStandBeforeSetS, before.t].contains { end in
         stood(samples, before: end, atCm: before.cm, rangeCm: range, noiseCm: noiseCm)
       }
