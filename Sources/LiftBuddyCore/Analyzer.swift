@@ -427,7 +427,7 @@ public struct Analyzer: Sendable {
         ?? (sets.open?.reps.first?.report.eccentricDurationS != nil)
       if spotted,
         session.exercise != nil
-          || RepRules.pushedIntoTheStand(rise, inSet: band, samples: samples),
+          || RepRules.pushedIntoTheStand(rise, inSet: band, samples: heights),
         RepRules.goesOnFromAStall(rise, inSet: band, noiseCm: noise.sigmaCm)
       {
         return

@@ -540,14 +540,15 @@ enum RepRules {
   /// start: a clean's set of 106–150 cm "reps" (a pull and the catch)
   /// took the first press from the shoulders for one going on from a
   /// stall (independent looked-at 40042).
-  static func pushedIntoTheStand(_ rise: TurnFinder.Rise, inSet band: Ends, samples: [TimedHeight])
-    -> Bool
-  {
+  static func pushedIntoTheStand<C: BidirectionalCollection<TimedHeight>>(
+    _ rise: TurnFinder.Rise, inSet band: Ends, samples: C
+  ) -> Bool {
     let from = rise.valley.t - stallPushS
-    return samples.contains {
-      $0.t >= from && $0.t <= rise.valley.t
-        && sameEnd($0.cm, band.bottomCm, rangeCm: band.rangeCm)
+    for s in samples.reversed() {
+      if s.t < from { break }
+      if s.t <= rise.valley.t, sameEnd(s.cm, band.bottomCm, rangeCm: band.rangeCm) { return true }
     }
+    return false
   }
   /// A push that stalls is slow, under 0.2 m/s by the time it stops, and
   /// stops within half the range (`stallDescentShare`): 20 cm of a bench
@@ -596,9 +597,10 @@ enum RepRules {
     let range = band.rangeCm
     return before.cm < band.topCm && !sameEnd(before.cm, band.topCm, rangeCm: range)
       && before.cm > band.bottomCm + max(sameEndMinCm, stallSigmas * noiseCm)
-      && [before.t + minStandBeforeSetS, before.t].contains { end in
-        stood(samples, before: end, atCm: before.cm, rangeCm: range, noiseCm: noiseCm)
-      }
+      && (stood(
+        samples, before: before.t + minStandBeforeSetS, atCm: before.cm, rangeCm: range,
+        noiseCm: noiseCm)
+        || stood(samples, before: before.t, atCm: before.cm, rangeCm: range, noiseCm: noiseCm))
   }
   /// Stalls held by the failing lifters of the independent simulator's
   /// looked-at sets: 1.5–2.8 s. Looked-at 1–6 (660 streams): invented
