@@ -422,17 +422,17 @@ public struct Analyzer: Sendable {
       // invented, one more missed in 20095, a deadlift set already wrong
       // whose floor echoes set its bottom 11 cm under the floor; tune
       // 201–1000, ours held-out and both independent held-out unchanged).
-      let spotted =
+      let eccentricFirst =
         session.exercise?.isEccentricFirst
         ?? (sets.open?.reps.first?.report.eccentricDurationS != nil)
-      if spotted,
+      if eccentricFirst,
         session.exercise != nil
           || RepRules.pushedIntoTheStand(rise, inSet: band, samples: heights),
         RepRules.goesOnFromAStall(rise, inSet: band, noiseCm: noise.sigmaCm)
       {
         return
       }
-      if spotted,
+      if eccentricFirst,
         RepRules.followsAStall(
           rise, inSet: band, samples: samples, hysteresisCm: turns.hysteresisCm,
           noiseCm: noise.sigmaCm)

@@ -527,10 +527,16 @@ enum RepRules {
   static func goesOnFromAStall(_ rise: TurnFinder.Rise, inSet band: Ends, noiseCm: Double) -> Bool {
     guard let before = rise.previousPeak else { return false }
     return before.cm - rise.valley.cm < stallDescentShare * band.rangeCm
-      && rise.valley.cm > band.bottomCm + max(sameEndMinCm, stallSigmas * noiseCm)
+      && wellAboveTheBottom(rise.valley.cm, of: band, noiseCm: noiseCm)
   }
   static let stallDescentShare = 0.5
   static let stallSigmas = 4.0
+
+  /// Above the set's bottom by more than `stallSigmas` noise deviations
+  /// and `sameEndMinCm`: a stand there is no paused bottom's noise.
+  static func wellAboveTheBottom(_ cm: Double, of band: Ends, noiseCm: Double) -> Bool {
+    cm > band.bottomCm + max(sameEndMinCm, stallSigmas * noiseCm)
+  }
 
   /// Whether the bar came up into the stand a rise left from, out of the
   /// set's bottom (`sameEnd`), within `stallPushS` before it: the push of
@@ -557,8 +563,8 @@ enum RepRules {
 
   /// A squat's or bench press's rep comes down from the set's top. A rise
   /// whose descent began instead at a stand of `minStallS` or more between
-  /// the set's ends (beyond `sameEnd` of its top, and above its bottom by
-  /// `goesOnFromAStall`'s margin) comes after a failed rep:
+  /// the set's ends (beyond `sameEnd` of its top, `wellAboveTheBottom`)
+  /// comes after a failed rep:
   /// the lifter stalled there, the bar sank back to the bottom, and what
   /// lifts it again is the spotters (independent looked-at 60041: a bench
   /// press stuck at 77 cm of its 60–104 for 1.6 s, back on the chest, then
@@ -596,7 +602,7 @@ enum RepRules {
     else { return false }
     let range = band.rangeCm
     return before.cm < band.topCm && !sameEnd(before.cm, band.topCm, rangeCm: range)
-      && before.cm > band.bottomCm + max(sameEndMinCm, stallSigmas * noiseCm)
+      && wellAboveTheBottom(before.cm, of: band, noiseCm: noiseCm)
       && (stood(
         samples, before: before.t + minStandBeforeSetS, atCm: before.cm, rangeCm: range,
         noiseCm: noiseCm)
