@@ -545,7 +545,9 @@ enum RepRules {
   /// that the bar did not push into from the bottom is some other lift's
   /// start: a clean's set of 106–150 cm "reps" (a pull and the catch)
   /// took the first press from the shoulders for one going on from a
-  /// stall (independent looked-at 40042).
+  /// stall (independent looked-at 40042). A stand itself within `sameEnd`
+  /// of the bottom passes on its own readings: that low, it is the set's
+  /// bottom by the band's own tolerance (60089's, 8 cm over a 43-cm set's).
   static func pushedIntoTheStand<C: BidirectionalCollection<TimedHeight>>(
     _ rise: TurnFinder.Rise, inSet band: Ends, samples: C
   ) -> Bool {
