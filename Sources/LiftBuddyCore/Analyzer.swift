@@ -382,6 +382,23 @@ public struct Analyzer: Sendable {
       lift = anchored
       measured = asRead
     }
+    // A set's first rep read from echoes under its pause
+    // (`BottomEchoes.underThePause`): measured from the pause, where the
+    // bar came down into it (an eccentric-first lift's, or no exercise
+    // named). A press's or a deadlift's first rep leaves its bottom
+    // without a descent into it, and a clean paused at the knees on its
+    // way to the shoulders was measured from the knees as a press (tune
+    // clean-and-press 352).
+    if measured == nil, sets.band == nil, session.exercise?.isEccentricFirst != false,
+      rise.previousPeak != nil,
+      let paused = BottomEchoes.underThePause(
+        from: samples, rise: anchored, maxRomCm: maxRomCm, minRiseCm: minRiseCm,
+        noiseCm: noise.sigmaCm),
+      let fromPause = measure(paused.samples, paused.rise)
+    {
+      lift = paused.rise
+      measured = fromPause
+    }
     // A rise seen at its ends only may start a set, provisionally, and
     // nothing else (`RepMeasurer.Measured.rampSeen`).
     guard let measured,

@@ -72,6 +72,53 @@ enum BottomEchoes {
     return kept.count == samples.count && lifted == rise ? nil : (kept, lifted)
   }
 
+  /// A set's first rep has no set bottom to judge its echoes by, but it
+  /// has its own: the pause the bar stood in before its drive (a paused
+  /// bench press held on the chest, a squat's hole). Under a paused bench
+  /// press the spotter's hands and the bench answer in runs for 0.4–0.6 s
+  /// at the bottom, 30–50 cm under the chest; the gate, seeing the bar
+  /// still coming down, follows them and drops the bar's own readings
+  /// between, and the rise, read from the echoes, spans more than the
+  /// lift allows (`RepRules.maxRomCm`: an 87-cm "bench press"), so the set
+  /// lost its first rep (independent looked-at 70109; 9029, 30101, 30113
+  /// and 100181 likewise, but with too few of the bar's readings left on
+  /// the chest to show its pause). Where the rise as read is over that
+  /// bound, and the bar last stood (`RepRules.standLevel`) above its
+  /// valley and `minRiseCm` under its top, with nothing under that stand
+  /// after it, the rise is measured from the stand's last reading,
+  /// without the readings under it before it.
+  /// Only a rise that would be no rep at all is measured again, and the
+  /// rules that then judge it (a set's first rep comes down first from a
+  /// stand) are the turn finder's rise's, unchanged.
+  static func underThePause(
+    from samples: [TimedHeight], rise: TurnFinder.Rise, maxRomCm: Double, minRiseCm: Double,
+    noiseCm: Double
+  ) -> (samples: [TimedHeight], rise: TurnFinder.Rise)? {
+    guard rise.peak.cm - rise.valley.cm > maxRomCm,
+      // Each window from the readings before its end only: the search
+      // walks back reading by reading, each window `minStandBeforeSetS`.
+      let level = samples.indices.reversed().lazy
+        .filter({ samples[$0].t <= rise.peak.t && samples[$0].t > rise.valley.t })
+        .compactMap({
+          RepRules.standLevel(samples[...$0], endingAt: samples[$0].t, noiseCm: noiseCm)
+        })
+        .first(where: { $0 <= rise.peak.cm - minRiseCm })
+    else { return nil }
+    let margin = max(RepRules.sameEndMinCm, RepRules.floorMarginSigmas * noiseCm)
+    let lowest = level - margin
+    guard rise.valley.cm < lowest, rise.peak.cm - level >= minRiseCm,
+      rise.peak.cm - level <= maxRomCm,
+      let left = samples.last(where: { $0.t < rise.peak.t && abs($0.cm - level) <= margin / 2 }),
+      !samples.contains(where: { $0.t > left.t && $0.t < rise.peak.t && $0.cm < lowest })
+    else { return nil }
+    let under = { (s: TimedHeight) in
+      s.t > rise.valley.t - valleySearchS && s.t < left.t && s.cm < lowest
+    }
+    var paused = rise
+    paused.valley = TimedHeight(t: left.t, cm: level)
+    return (samples.filter { !under($0) }, paused)
+  }
+
   /// The samples without their runs under `lowest` of at most `maxRunS`.
   private static func withoutShortRuns(_ samples: [TimedHeight], under lowest: Double)
     -> [TimedHeight]

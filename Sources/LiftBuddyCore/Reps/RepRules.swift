@@ -309,6 +309,16 @@ enum RepRules {
     return window
   }
 
+  /// The level the bar stood at over the `minStandBeforeSetS` up to `t`,
+  /// judged on at least `minReadingsToJudgeStand` readings, or nil.
+  static func standLevel<C: BidirectionalCollection<TimedHeight>>(
+    _ samples: C, endingAt t: Double, noiseCm: Double
+  ) -> Double? {
+    var window = standWindow(samples, endingAt: t)
+    guard window.count >= minReadingsToJudgeStand else { return nil }
+    return stood(&window, noiseCm: noiseCm)
+  }
+
   /// The level the bar stood at over `window` (readings of
   /// `minStandBeforeSetS`, sorted here), or nil if it moved.
   private static func stood(_ window: inout [Double], noiseCm: Double) -> Double? {
