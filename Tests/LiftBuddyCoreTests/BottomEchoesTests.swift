@@ -177,19 +177,46 @@ import Testing
     let left = samples.last { $0.t < top.t && abs($0.cm - 66) <= RepRules.sameEndMinCm / 2 }!
     #expect(paused?.rise.valley == TimedHeight(t: left.t, cm: 66))
     #expect(paused?.rise.peak == rise.peak)
-    // Within the lift's range the rise as read stands (a squat's 95 cm),
-    // and so does one that drove from under the pause (a reading there
-    // after it).
+    // Within the lift's range the rise as read stands (a squat's 95 cm).
     #expect(
       BottomEchoes.underThePause(
         from: samples, rise: rise, maxRomCm: RepRules.maxRomCm(.squat), minRiseCm: 10,
         noiseCm: 1) == nil)
+    // An echo as the bar leaves the chest goes too (independent looked-at
+    // 30113).
     var late = samples
     let lastPause = late.lastIndex { $0.cm == 66 }!
     late[lastPause + 2].cm = 12
+    let leaving = BottomEchoes.underThePause(
+      from: late, rise: rise, maxRomCm: RepRules.maxRomCm(.benchPress), minRiseCm: 10,
+      noiseCm: 1)
+    #expect(leaving?.samples == late.filter { !echoes.contains($0.cm) })
+    #expect(leaving?.rise.valley == TimedHeight(t: left.t, cm: 66))
+    // Where that echo is the rise's valley, 0.2 s after the pause with
+    // the readings between dropped by the gate (30113), the pause before
+    // it is found all the same (within `RepRules.maxBottomPauseS`).
+    var gap = samples
+    gap.removeSubrange((lastPause + 1)...(lastPause + 4))
+    gap[lastPause + 1].cm = 12
+    var fromLate = rise
+    fromLate.valley = gap[lastPause + 1]
+    let afterPause = BottomEchoes.underThePause(
+      from: gap, rise: fromLate, maxRomCm: RepRules.maxRomCm(.benchPress), minRiseCm: 10,
+      noiseCm: 1)
+    // (The echoes before the pause, more than its window and
+    // `valleySearchS` before its end, are left as read.)
+    #expect(afterPause?.samples == gap.filter { $0.t != gap[lastPause + 1].t })
+    #expect(afterPause?.rise.valley == TimedHeight(t: gap[lastPause].t, cm: 66))
+    // But a bar that dipped under its pause for longer than an echo run
+    // (0.44 s, down 26 cm and back) drove from that dip, not the pause.
+    let dip: [Double] = [60, 55, 50, 45, 42, 40, 40, 42, 45, 50, 55, 60]
+    let sank = benchReadings(bottom: echoes + Array(repeating: 66, count: 25) + dip)
+    let sankRise = TurnFinder.Rise(
+      valley: valley, peak: sank.first { $0.t > valley.t && $0.cm == 100 }!,
+      previousPeak: sank[0], arrivedAtValleyT: valley.t)
     #expect(
       BottomEchoes.underThePause(
-        from: late, rise: rise, maxRomCm: RepRules.maxRomCm(.benchPress), minRiseCm: 10,
+        from: sank, rise: sankRise, maxRomCm: RepRules.maxRomCm(.benchPress), minRiseCm: 10,
         noiseCm: 1) == nil)
   }
 

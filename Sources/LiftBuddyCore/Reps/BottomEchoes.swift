@@ -83,10 +83,12 @@ enum BottomEchoes {
   /// lost its first rep (independent looked-at 70109; 9029, 30101, 30113
   /// and 100181 likewise, but with too few of the bar's readings left on
   /// the chest to show its pause). Where the rise as read is over that
-  /// bound, and the bar last stood (`RepRules.standLevel`) above its
+  /// bound, and the bar last stood (`RepRules.standLevel`, within
+  /// `RepRules.maxBottomPauseS` before the valley or after it) above its
   /// valley and `minRiseCm` under its top, with nothing under that stand
-  /// after it, the rise is measured from the stand's last reading,
-  /// without the readings under it before it.
+  /// after it but echo runs (`maxRunS`: the hands answer as the heavy bar
+  /// leaves the chest too, 30113), the rise is measured from the stand's
+  /// last reading, without the readings under it.
   /// Only a rise that would be no rep at all is measured again, and the
   /// rules that then judge it (a set's first rep comes down first from a
   /// stand) are the turn finder's rise's, unchanged.
@@ -97,23 +99,30 @@ enum BottomEchoes {
     guard rise.peak.cm - rise.valley.cm > maxRomCm,
       // Each window from the readings before its end only: the search
       // walks back reading by reading, each window `minStandBeforeSetS`.
-      let level = samples.indices.reversed().lazy
-        .filter({ samples[$0].t <= rise.peak.t && samples[$0].t > rise.valley.t })
-        .compactMap({
-          RepRules.standLevel(samples[...$0], endingAt: samples[$0].t, noiseCm: noiseCm)
+      let stand = samples.indices.reversed().lazy
+        .filter({
+          samples[$0].t <= rise.peak.t && samples[$0].t > rise.valley.t - RepRules.maxBottomPauseS
         })
-        .first(where: { $0 <= rise.peak.cm - minRiseCm })
+        .compactMap({ end in
+          RepRules.standLevel(samples[...end], endingAt: samples[end].t, noiseCm: noiseCm).map {
+            (end: end, level: $0)
+          }
+        })
+        .first(where: { $0.level <= rise.peak.cm - minRiseCm })
     else { return nil }
+    let level = stand.level
     let margin = max(RepRules.sameEndMinCm, RepRules.floorMarginSigmas * noiseCm)
     let lowest = level - margin
+    // The stand's last reading at its level (its window may end on a
+    // stray, or on the first reading of a dip out of it).
     guard rise.valley.cm < lowest, rise.peak.cm - level >= minRiseCm,
       rise.peak.cm - level <= maxRomCm,
-      let left = samples.last(where: { $0.t < rise.peak.t && abs($0.cm - level) <= margin / 2 }),
-      !samples.contains(where: { $0.t > left.t && $0.t < rise.peak.t && $0.cm < lowest })
+      let left = samples[...stand.end].last(where: { abs($0.cm - level) <= margin / 2 }),
+      withoutShortRuns(samples.filter { $0.t > left.t && $0.t < rise.peak.t }, under: lowest)
+        .allSatisfy({ $0.cm >= lowest })
     else { return nil }
-    let under = { (s: TimedHeight) in
-      s.t > rise.valley.t - valleySearchS && s.t < left.t && s.cm < lowest
-    }
+    let from = min(rise.valley.t, left.t - RepRules.minStandBeforeSetS) - valleySearchS
+    let under = { (s: TimedHeight) in s.t > from && s.t < rise.peak.t && s.cm < lowest }
     var paused = rise
     paused.valley = TimedHeight(t: left.t, cm: level)
     return (samples.filter { !under($0) }, paused)
