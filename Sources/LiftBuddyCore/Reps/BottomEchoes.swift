@@ -80,7 +80,7 @@ enum BottomEchoes {
   /// still coming down, follows them and drops the bar's own readings
   /// between, and the rise, read from the echoes, spans more than the
   /// lift allows (`RepRules.maxRomCm`: an 87-cm "bench press"), so the set
-  /// lost its first rep (independent looked-at 70109; 9029, 30101, 30113
+  /// lost its first rep (independent looked-at 70109, 9029, 30113; 30101
   /// and 100181 likewise, but with too few of the bar's readings left on
   /// the chest to show its pause). Where the rise as read is over that
   /// bound, and the bar last stood (`RepRules.standLevel`, within
@@ -115,8 +115,7 @@ enum BottomEchoes {
     let lowest = level - margin
     // The stand's last reading at its level (its window may end on a
     // stray, or on the first reading of a dip out of it).
-    guard rise.valley.cm < lowest, rise.peak.cm - level >= minRiseCm,
-      rise.peak.cm - level <= maxRomCm,
+    guard rise.valley.cm < lowest, rise.peak.cm - level <= maxRomCm,
       let left = samples[...stand.end].last(where: { abs($0.cm - level) <= margin / 2 }),
       withoutShortRuns(samples.filter { $0.t > left.t && $0.t < rise.peak.t }, under: lowest)
         .allSatisfy({ $0.cm >= lowest })

@@ -380,9 +380,7 @@ enum RepRules {
   static func stood(
     _ samples: [TimedHeight], before t: Double, atCm cm: Double, rangeCm: Double, noiseCm: Double
   ) -> Bool {
-    var window = standWindow(samples, endingAt: t)
-    guard window.count >= minReadingsToJudgeStand, let level = stood(&window, noiseCm: noiseCm)
-    else { return false }
+    guard let level = standLevel(samples, endingAt: t, noiseCm: noiseCm) else { return false }
     return sameEnd(level, cm, rangeCm: rangeCm)
   }
 
