@@ -386,8 +386,9 @@ public struct Analyzer: Sendable {
     // (`BottomEchoes.underThePause`): measured from the pause, where the
     // bar came down into it (an eccentric-first lift's, or no exercise
     // named). A press's or a deadlift's first rep leaves its bottom
-    // without a descent into it, and a clean paused at the knees on its
-    // way to the shoulders was measured from the knees as a press (tune
+    // without a descent into it, and a clean held at the thighs on its
+    // way to the shoulders, its 0.3-s dip under the hang passing for an
+    // echo run, was measured from the hang as a press (tune
     // clean-and-press 352).
     if measured == nil, sets.band == nil, session.exercise?.isEccentricFirst != false,
       rise.previousPeak != nil,
