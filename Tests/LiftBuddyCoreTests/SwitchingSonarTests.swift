@@ -358,4 +358,35 @@ import Testing
     // Had the sonar sent only what the gate kept, nothing says it switched.
     #expect(!jumped(kept))
   }
+
+  /// A squat bar on the hooks in the rest over a sonar switching between
+  /// something at 104 cm and the floor at 141 (BLE at 22 Hz, no exercise
+  /// named; independent looked-at 90061, 165–169 s). One stray at 152 cm
+  /// made the rise's peak, and the switch's upper target fell under its
+  /// top fifth: its steps were not counted and the switch, read as a
+  /// ramp, was a set of one "rep" of 45 cm (`RepMeasurer.switchingTopShare`).
+  @Test func aStrayOverASwitchingSonarHidesNoSwitch() {
+    let readings: [(t: Double, cm: Double)] = [
+      (0.017, 135), (0.062, 141), (0.107, 140), (0.153, 141), (0.198, 139), (0.334, 103),
+      (0.379, 99), (0.467, 138), (0.512, 144), (0.558, 139), (0.648, 0), (0.692, 143),
+      (0.739, 143), (0.784, 144), (0.827, 106), (0.872, 104), (0.918, 107), (0.964, 139),
+      (1.008, 140), (1.052, 142), (1.099, 145), (1.188, 139), (1.234, 138), (1.279, 139),
+      (1.322, 142), (1.369, 104), (1.459, 104), (1.502, 0), (1.548, 101), (1.594, 142),
+      (1.637, 141), (1.682, 146), (1.729, 103), (1.772, 105), (1.817, 102), (1.863, 107),
+      (1.908, 102), (1.954, 108), (1.998, 102), (2.042, 105), (2.133, 141), (2.178, 106),
+      (2.222, 101), (2.267, 107), (2.312, 104), (2.358, 142), (2.402, 108), (2.449, 139),
+      (2.493, 105), (2.583, 141), (2.627, 0), (2.672, 139), (2.718, 138), (2.808, 138),
+      (2.854, 140), (2.898, 142), (2.988, 105), (3.034, 108), (3.122, 100), (3.167, 152),
+      (3.212, 145), (3.257, 143), (3.304, 140), (3.348, 140), (3.483, 0), (3.572, 106),
+      (3.617, 105), (3.662, 104), (3.709, 101), (3.752, 132), (3.799, 148), (3.843, 141),
+      (3.843, 103), (3.933, 103), (3.979, 101),
+    ]
+    let lines = readings.map { (t: $0.t, line: "s:\(Int($0.cm))") }
+    let events = analyze(lines, session: SessionInfo(source: "test", exercise: nil))
+    #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.concentricStartS) })")
+    // Without the stray the switch's steps were counted already.
+    let unstrayed = analyze(
+      lines.filter { $0.line != "s:152" }, session: SessionInfo(source: "test", exercise: nil))
+    #expect(unstrayed.reports.isEmpty)
+  }
 }
