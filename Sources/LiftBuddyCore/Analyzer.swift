@@ -685,15 +685,20 @@ public struct Analyzer: Sendable {
   /// where it cannot be judged: it is timed on the sonar's own readings
   /// (`kept`: the measurer's, a stuck run's repeats out, as a stuck run
   /// ending in a jump is no drop), and not judged across a silence of the
-  /// sonar from its middle on (the bar may have gone lower, and for
-  /// longer, while the sonar was silent) nor where a stuck run hid its
-  /// middle.
+  /// sonar from its middle on, unless the bar was read down and standing
+  /// before the sonar fell silent (`RepRules.downBefore`: otherwise it may
+  /// have gone lower, and for longer, while the sonar was silent), nor
+  /// where a stuck run hid its middle.
   private func firstDescent(
     _ rise: TurnFinder.Rise, samples: [TimedHeight], kept: [TimedHeight], concentricStartS: Double
   ) -> RepRules.Descent? {
     guard let top = rise.previousPeak,
       let span = RepMeasurer.transit(kept, from: top, to: rise.valley, atCrossings: true),
-      !silent(from: span.lowerBound, to: concentricStartS)
+      !silences.contains(where: { gap in
+        gap.upperBound > span.lowerBound && gap.lowerBound < concentricStartS
+          && !RepRules.downBefore(
+            gap.lowerBound, kept, from: top.cm, to: rise.valley.cm, noiseCm: noise.sigmaCm)
+      })
     else { return nil }
     let inside = { (s: TimedHeight) in s.t > span.lowerBound && s.t < span.upperBound }
     let seen = kept.lazy.filter(inside).count
@@ -709,11 +714,6 @@ public struct Analyzer: Sendable {
       if s.t < to { found.append(s) }
     }
     return found.reversed()
-  }
-
-  /// Whether the sonar was silent at some time between two times.
-  private func silent(from: Double, to: Double) -> Bool {
-    silences.contains { $0.upperBound > from && $0.lowerBound < to }
   }
 
   /// At the end of a set a provisional rep is decided with what is known.

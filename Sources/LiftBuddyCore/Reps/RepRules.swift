@@ -164,6 +164,36 @@ enum RepRules {
   /// readings gave 12 and missed 8.
   static let minDescentReadingsSeen = 1
 
+  /// Whether the readings up to `t` show a descent from `topCm` to
+  /// `valleyCm` done: the last one in its lowest fifth
+  /// (`RepMeasurer.seenRampShare`), and the last `minReadingsToJudgeStand`
+  /// no longer falling (by `fallingSigmas` of their noise). A sonar silent
+  /// from a descent's middle on may hide where the bar went (lower, for
+  /// longer): a first rep's bottom lost in a dropout (tune continuous-sets
+  /// 387, floor-to-rack 626), a squat's whole descent under garbage and
+  /// silences (sensor-faults 621). One that fell silent after the bar was
+  /// read standing at the bottom hides nothing of the way down: a carried
+  /// bar read at 78 cm, then an echo run off the carrier's legs at 58.5
+  /// for 0.15 s and a silence, was a "descent" in one period taken for a
+  /// lifter's, and a bench press's first rep of 17 cm in the carry
+  /// (independent looked-at 60066; 40066 likewise).
+  static func downBefore(
+    _ t: Double, _ readings: [TimedHeight], from topCm: Double, to valleyCm: Double,
+    noiseCm: Double
+  ) -> Bool {
+    guard let last = readings.lastIndex(where: { $0.t <= t }),
+      readings[last].cm <= valleyCm + RepMeasurer.seenRampShare * (topCm - valleyCm),
+      last - readings.startIndex + 1 >= minReadingsToJudgeStand
+    else { return false }
+    let first = last - (minReadingsToJudgeStand - 1)
+    return readings[first].cm - readings[last].cm
+      <= fallingSigmas * max(noiseCm, TurnaroundFit.minNoiseCm)
+  }
+  /// Two readings' difference has √2 of one's noise; three of those
+  /// deviations are more than a bar at rest shows (a bar lowered at 0.3
+  /// m/s falls 3 cm over two periods at 20 Hz).
+  static let fallingSigmas = 3 * 2.0.squareRoot()
+
   /// A set's first descent as the readings showed it.
   enum Descent: Equatable, Sendable {
     /// Its 20–80 % transit, scaled to the whole move, in seconds.
