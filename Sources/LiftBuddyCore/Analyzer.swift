@@ -743,12 +743,22 @@ public struct Analyzer: Sendable {
 
   /// The smallest rise that may be a rep, in one place: the exercise's (of
   /// the open set, else the next one), raised within a set to a share of
-  /// its deepest rep.
+  /// its deepest rep. A provisional first rep is the set's too, where its
+  /// lift could have travelled it (`RepRules.maxRomCm`): a re-grip's
+  /// 17-cm dip under a 71-cm clean to the shoulders confirmed it as a set
+  /// of two (independent looked-at 40042), and a clip handled on the
+  /// hooks, read as a 140-cm press, held off the first real one (tune
+  /// clip-handling 256). Looked-at 1,020: reports that were no set 2 → 1,
+  /// invented 28 → 26, missed 74 → 73 (a deadlift's first pull, 70039);
+  /// held out 50000–: missed 3 → 2, the other two held-out sets, tune
+  /// 201–1000, our held-out seeds, the sweep and the samples unchanged.
   private var minRiseCm: Double {
-    let base =
-      configuration.minRomCm
-      ?? Self.defaultMinRiseCm(sets.open.map { $0.exercise } ?? session.exercise)
-    return max(base, Self.minRiseShareOfSet * sets.maxRomInSetCm)
+    let exercise = sets.open.map { $0.exercise } ?? session.exercise
+    let base = configuration.minRomCm ?? Self.defaultMinRiseCm(exercise)
+    let provisional = sets.provisional.map(\.analysis.report.romCm).flatMap {
+      $0 <= RepRules.maxRomCm(sets.provisional?.exercise ?? exercise) ? $0 : nil
+    }
+    return max(base, Self.minRiseShareOfSet * max(sets.maxRomInSetCm, provisional ?? 0))
   }
 
   private mutating func afterCount(topT: Double) {

@@ -136,6 +136,20 @@ struct EvaluationTests {
     }
   }
 
+  /// A clip handled on an overhead-press bar on the hooks, read as a
+  /// first "rep" of 140 cm (beyond any press, `RepRules.maxRomCm`) and
+  /// held provisional until the set's rest: a provisional first rep sets
+  /// the least rise of the set's next (`Analyzer.minRiseShareOfSet`) only
+  /// where its lift could have travelled it, or the first press, 52 cm,
+  /// under two fifths of 140, was passed over and lost.
+  @Test("A provisional rep longer than its lift sets no least rise")
+  func implausibleProvisionalSetsNoLeastRise() {
+    let stream = Simulator.run(Scenario.clipHandling.request(seed: 256))
+    let reports = RecordedStreamAnalysis.reports(for: stream.bytes, sourceName: "replay:x.lbs")
+    #expect(stream.truth.sets.map(\.reps.count) == [4])
+    #expect(reports.map(\.reps.count) == [4])
+  }
+
   /// A burst of wrong readings while the bar rests (284, 20, 15, then a
   /// stuck 62 cm under a bar at 134) is the shape of a deep squat from a
   /// stand, and was a set of one. None of its "descent" lay
