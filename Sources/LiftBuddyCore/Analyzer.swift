@@ -755,10 +755,12 @@ public struct Analyzer: Sendable {
   private var minRiseCm: Double {
     let exercise = sets.open.map { $0.exercise } ?? session.exercise
     let base = configuration.minRomCm ?? Self.defaultMinRiseCm(exercise)
-    let provisional = sets.provisional.map(\.analysis.report.romCm).flatMap {
-      $0 <= RepRules.maxRomCm(sets.provisional?.exercise ?? exercise) ? $0 : nil
-    }
-    return max(base, Self.minRiseShareOfSet * max(sets.maxRomInSetCm, provisional ?? 0))
+    let provisionalRom =
+      sets.provisional.map { p in
+        let rom = p.analysis.report.romCm
+        return rom <= RepRules.maxRomCm(p.exercise ?? exercise) ? rom : 0
+      } ?? 0
+    return max(base, Self.minRiseShareOfSet * max(sets.maxRomInSetCm, provisionalRom))
   }
 
   private mutating func afterCount(topT: Double) {
