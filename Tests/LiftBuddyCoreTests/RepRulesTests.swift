@@ -768,8 +768,9 @@ import Testing
     #expect(reports.isEmpty, "\(reports.map { (r: LiftReport) in r.reps.map(\.concentricStartS) })")
   }
 
-  /// A bench bar carried at 78 cm, BLE at 11 Hz in bursts, float
-  /// millimetres (independent looked-at 60066, 10–16 s): the sonar read
+  /// A bench bar carried at 78 cm, BLE (21 readings a second in one to
+  /// three per notification), float millimetres, the sonar's failed pings
+  /// skipped (independent looked-at 60066, 10–16 s): the sonar read
   /// the carrier's legs at 58.5 for 0.15 s, fell silent, and read the bar
   /// again as it was lifted onto the rack. The silence came after the
   /// legs' readings stood at their level, so the "descent" to them, in
