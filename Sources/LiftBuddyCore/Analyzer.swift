@@ -419,11 +419,14 @@ public struct Analyzer: Sendable {
       return
     }
     let rep = measured.analysis.report
-    if let previousEnd = sets.lastRepEndS, rep.concentricStartS < previousEnd { return }
+    // When the bar left the bottom, as the rules were measured on it
+    // (`RepMeasurer.Judged`).
+    let startS = measured.judged.startS
+    if let previousEnd = sets.lastRepEndS, startS < previousEnd { return }
 
     let ends = RepRules.Ends(bottomCm: lift.valley.cm, topCm: lift.peak.cm)
     let cameDown = RepRules.cameDownFirst(
-      rise, concentricStartS: rep.concentricStartS, minRiseCm: minRiseCm)
+      rise, concentricStartS: startS, minRiseCm: minRiseCm)
     if let band = sets.band {
       // With no exercise named, the shape of the set's first rep stands in
       // for it: one measured with a descent before it (its eccentric phase)
@@ -461,7 +464,7 @@ public struct Analyzer: Sendable {
         guard
           RepRules.clipStayedOnTheBar(
             tiltedShare: attitude.tiltedShare(
-              in: rep.concentricStartS...rep.concentricEndS, overDeg: RepRules.maxClipTiltDeg))
+              in: startS...rep.concentricEndS, overDeg: RepRules.maxClipTiltDeg))
         else { return }
         stranger = nil
         if sets.repsInSet >= SetTracker.maxRepsPerSet { endSet(into: &events) }
@@ -523,7 +526,7 @@ public struct Analyzer: Sendable {
     let descentTilt =
       cameDown && session.exercise != .deadlift
       ? measured.eccentricStartS.flatMap { start in
-        start < rep.concentricStartS ? attitude.maxAbs(in: start...rep.concentricStartS) : nil
+        start < startS ? attitude.maxAbs(in: start...startS) : nil
       } : nil
     guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg),
       RepRules.clipOnTheBar(pitchDeg: descentTilt?.pitch, rollDeg: descentTilt?.roll)
@@ -538,7 +541,7 @@ public struct Analyzer: Sendable {
       cameDown
       && lastCountedStartS.map { start in
         rise.previousPeak.map { $0.t > start } ?? false
-          && rep.concentricStartS - start < configuration.setRestS
+          && startS - start < configuration.setRestS
       } ?? false
     let short =
       session.exercise?.isEccentricFirst != false
@@ -551,8 +554,7 @@ public struct Analyzer: Sendable {
       count(measured, ends: ends, rise: rise, into: &events)
     } else if RepRules.mayStartSet(
       exercise: session.exercise, cameDownFromStand: fromStand,
-      stoodAtBottom: RepRules.stoodAtBottom(
-        heights, startS: rep.concentricStartS, noiseCm: noise.sigmaCm))
+      stoodAtBottom: RepRules.stoodAtBottom(heights, startS: startS, noiseCm: noise.sigmaCm))
     {
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
@@ -581,7 +583,7 @@ public struct Analyzer: Sendable {
       || RepRules.mayStartSet(
         exercise: session.exercise, cameDownFromStand: fromStand,
         stoodAtBottom: RepRules.stoodAtBottom(
-          heights, startS: rep.concentricStartS, noiseCm: noise.sigmaCm))
+          heights, startS: measured.judged.startS, noiseCm: noise.sigmaCm))
   }
 
   /// The bar stopped at a bottom: a provisional first rep that rose from
@@ -672,7 +674,7 @@ public struct Analyzer: Sendable {
       descent: cameDown
         ? firstDescent(
           rise, samples: samples, kept: measured.kept,
-          concentricStartS: measured.analysis.report.concentricStartS)
+          concentricStartS: measured.judged.startS)
         : nil,
       stoodBeforeDescent: measured.eccentricStartS.map {
         RepRules.stood(

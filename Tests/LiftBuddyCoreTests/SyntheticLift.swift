@@ -8,6 +8,12 @@ struct SyntheticLift {
     var duration: Double
     /// Height change in cm (negative: down); 0 for a pause.
     var deltaCm: Double
+    /// Where the velocity peaks, as a share of the phase: a quarter sine
+    /// up to it and another down from it, 0.5 the half sine. A drive out
+    /// of a bounce peaks earlier: its force falls as the bar speeds up
+    /// (the force–velocity relation), so its acceleration falls from the
+    /// bounce on.
+    var peakShare = 0.5
   }
   struct TrueRep {
     var start: Double
@@ -29,12 +35,22 @@ struct SyntheticLift {
     for p in phases {
       if t < t0 + p.duration {
         let u = (t - t0) / p.duration
-        return h + p.deltaCm * (1 - cosPi(u)) / 2
+        return h + p.deltaCm * travelled(u, peakShare: p.peakShare)
       }
       h += p.deltaCm
       t0 += p.duration
     }
     return h
+  }
+
+  /// The share of a phase's travel done at `u` of its time: the velocity
+  /// V·sin(πu/2r) up to the peak at r, V·cos(π(u − r)/2(1 − r)) after.
+  private func travelled(_ u: Double, peakShare r: Double) -> Double {
+    // The half sine in one term, as the tests before other shapes read it.
+    guard r != 0.5 else { return (1 - cosPi(u)) / 2 }
+    return u <= r
+      ? r * (1 - cosPi(u / (2 * r)))
+      : r + (1 - r) * cosPi((u - r) / (2 * (1 - r)) - 0.5)
   }
 
   var endTime: Double { leadIn + phases.reduce(0) { $0 + $1.duration } }
@@ -109,11 +125,15 @@ struct SyntheticLift {
   /// Presses for reps with neither end held: `reps` rises of `romCm` over
   /// `up` s, each lowered straight back over `down` s, from the shoulders.
   static func continuousPresses(
-    reps: Int, romCm: Double = 55, up: Double = 1, down: Double = 1, startCm: Double = 90
+    reps: Int, romCm: Double = 55, up: Double = 1, down: Double = 1, startCm: Double = 90,
+    peakShare: Double = 0.5
   ) -> SyntheticLift {
     var phases: [Phase] = []
     for _ in 0..<reps {
-      phases += [Phase(duration: up, deltaCm: romCm), Phase(duration: down, deltaCm: -romCm)]
+      phases += [
+        Phase(duration: up, deltaCm: romCm, peakShare: peakShare),
+        Phase(duration: down, deltaCm: -romCm),
+      ]
     }
     return SyntheticLift(startCm: startCm, leadIn: 3, phases: phases)
   }

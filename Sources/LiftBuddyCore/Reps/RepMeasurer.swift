@@ -82,6 +82,12 @@ struct RepMeasurer: Sendable {
   /// and the wide fit stays. Tune 201–400: soft-floor MV MAE 0.061 → 0.056
   /// (bias +0.024 → +0.011), all 0.036 either way, continuous sets
   /// unchanged (0.024); 0.5, 0.75 and 1.5 cm gave the same MAE.
+  /// There a bounce's start is then reported from the wide ramp fitted
+  /// with its jerk (`TurnaroundFit`, a bounce's start): the wide parabola
+  /// read it early wherever the drive eased off (independent looked-at
+  /// MV bias −0.010 → −0.002 m/s). In its place at any noise it read the
+  /// synthetic half-sine presses 0.014 m/s fast (their acceleration is
+  /// flat at the bounce), where the nearest fifth reads them within 0.002.
   static let reversalMaxNoiseCm = 1.0
   /// The reported lockout is braked (`TurnaroundFit`'s jerk term) up to
   /// this floor noise; above it the jerk fits the noise, and the two
@@ -264,8 +270,13 @@ struct RepMeasurer: Sendable {
   }
 
   /// The concentric phase as the plausibility gates see it, rounded as
-  /// reported: its lockout fitted as two parabolas, not braked.
+  /// reported: both ends fitted as two parabolas (the lockout not braked,
+  /// a bounce's start without its jerk). The set's rules time the bar's
+  /// leaving the bottom from `startS` too (`Analyzer`): they were measured
+  /// on it, and a start placed later by the jerk fit let a bar's stand
+  /// before its drive take in the drive's first readings.
   struct Judged: Sendable {
+    var startS: Double
     var durationS: Double
     var romCm: Double
     var meanVelocityMps: Double
@@ -1055,12 +1066,29 @@ struct RepMeasurer: Sendable {
     var top = position(samples, at: end)
     // Both ends again, from the readings of their ramps (TurnaroundFit).
     let romCm = (top - bottom) * 100
+    let levelCm = bottom * 100
+    // The start twice, like the lockout below: as two parabolas, which the
+    // gates and the set's rules judge, and, out of a bounce over a floor
+    // too noisy for the nearest fifth (`reversalMaxNoiseCm`), with its
+    // ramp's jerk, which is reported (`TurnaroundFit`, a bounce's start).
+    var gatedStart = start
+    var gatedBottom = bottom
     if let fit = fitTurnaround(
-      samples, at: start, levelCm: bottom * 100, romCm: romCm, bottom: true,
-      accept: { $0.t < end })
+      samples, at: start, levelCm: levelCm, romCm: romCm, bottom: true, accept: { $0.t < end })
     {
-      start = fit.t
-      bottom = fit.cm / 100
+      gatedStart = fit.t
+      gatedBottom = fit.cm / 100
+      start = gatedStart
+      bottom = gatedBottom
+      if fit.before >= Self.reversalCurvatureCmPerS2, noiseCm > Self.reversalMaxNoiseCm,
+        let jerk = fitTurnaround(
+          samples, at: fit.t, levelCm: levelCm, shareCm: Self.fitRampShare * romCm,
+          bottom: true, braked: true, nearGuess: true),
+        jerk.t < end
+      {
+        start = jerk.t
+        bottom = jerk.cm / 100
+      }
     }
     // The lockout twice: as two parabolas, which the plausibility gates
     // judge, and braked (`TurnaroundFit`'s jerk), which is reported. The
@@ -1071,7 +1099,7 @@ struct RepMeasurer: Sendable {
     var gatedTop = top
     if let fit = fitTurnaround(
       samples, at: end, levelCm: top * 100, romCm: romCm, bottom: false, braked: false,
-      accept: { $0.t > start })
+      accept: { $0.t > gatedStart })
     {
       gatedEnd = fit.t
       gatedTop = fit.cm / 100
@@ -1091,11 +1119,12 @@ struct RepMeasurer: Sendable {
       end = gatedEnd
       top = gatedTop
     }
-    let gatedRom = max(gatedTop - bottom, 0)
+    let gatedRom = max(gatedTop - gatedBottom, 0)
     let judged = Judged(
-      durationS: ReportRounding.seconds(gatedEnd) - ReportRounding.seconds(start),
+      startS: ReportRounding.seconds(gatedStart),
+      durationS: ReportRounding.seconds(gatedEnd) - ReportRounding.seconds(gatedStart),
       romCm: ReportRounding.centimetres(gatedRom * 100),
-      meanVelocityMps: ReportRounding.metresPerSecond(gatedRom / (gatedEnd - start)))
+      meanVelocityMps: ReportRounding.metresPerSecond(gatedRom / (gatedEnd - gatedStart)))
     let rom = max(top - bottom, 0)
     let duration = end - start
     let mean = rom / duration
@@ -1127,7 +1156,7 @@ struct RepMeasurer: Sendable {
         Self.stickingNoiseSigmas * Self.velocityNoise(noiseCm: noiseCm, windowS: windowS, samples)))
     let stickingCm = sticking.map { (position(samples, at: $0.t) - bottom) * 100 }
 
-    let eccentricStart = eccentricStart(k, rise: rise, before: start)
+    let eccentricStart = eccentricStart(k, rise: rise, before: gatedStart)
     // Tilt is judged where it costs the lift: while the bar is driven up
     // (issue 8; a bar tips most while it is unracked and walked out).
     let tilt = attitude.maxAbs(in: start...end)
@@ -1198,7 +1227,7 @@ struct RepMeasurer: Sendable {
       else { return nil }
       return TurnaroundFit.fit(
         samples, in: (t - Self.fitRestS)...reach.t,
-        guess: nearGuess || reach.cm > levelCm + unseen ? t : nil, bottom: true)
+        guess: nearGuess || reach.cm > levelCm + unseen ? t : nil, bottom: true, braked: braked)
     }
     guard let leave = samples.last(where: { $0.t < t && $0.cm <= levelCm - shareCm })
     else { return nil }

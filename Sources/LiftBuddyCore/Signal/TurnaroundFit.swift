@@ -20,7 +20,22 @@
 /// placed a lockout braked hardest at the stop late, so light lifts read
 /// slow: the real presses −0.019 m/s, the independent streams −0.027
 /// (very fast reps −0.075). Braked: −0.003 and −0.007 (BENCHMARKS.md,
-/// seventeenth pass). Starts stay parabolas: no judge read them late.
+/// seventeenth pass).
+///
+/// A bounce's start likewise (a jerk term ⅙·j·max(0, t − τ)³, j ≤ 0): a
+/// drive out of the bottom pushes hardest at the bounce and less as the
+/// bar speeds up (the force–velocity relation), so its acceleration falls
+/// along the ramp, and a parabola over 40 % of the range takes that for a
+/// slower, earlier start. Where the floor is quiet the nearest fifth of
+/// the range places the bounce (`RepMeasurer.reversalRampShare`); over a
+/// noisier one the measurer fits the wide ramp with the jerk
+/// (`RepMeasurer.reversalMaxNoiseCm`). Independent looked-at streams
+/// (1,020): MV bias −0.010 → −0.002 m/s, MAE 0.042 both; the three
+/// independent held-out sets' bias −0.011/−0.009/−0.011 →
+/// −0.004/−0.003/−0.002, MAE 0.035/0.039/0.040 → 0.035/0.038/0.040
+/// (BENCHMARKS.md, thirty-second pass). Starts out of rest stay parabolas:
+/// a force that builds up from rest is the opposite shape, and the jerk
+/// placed them late (a deadlift off the floor +0.03 → +0.08 s).
 enum TurnaroundFit {
   /// The grid: every `stepS` across the window's readings, or ±`searchS`
   /// around a guess. 2 ms is a tenth of a 20 Hz period; ±0.12 s covers the
@@ -51,7 +66,8 @@ enum TurnaroundFit {
   /// between its first and last reading or, with a `guess`, near it.
   /// `bottom` says which turnaround: the bar rises after a bottom (a₂ > 0)
   /// and before a top (a₁ < 0). `braked` lets a top's ramp brake harder
-  /// toward the stop (the jerk term of `solve`). `noiseCm`, the readings'
+  /// toward the stop, and a bottom's drive ease off from it (the jerk
+  /// term of `solve`). `noiseCm`, the readings'
   /// noise, charges a bent side away from the rep (`sidePenaltyVariances`);
   /// nil charges nothing. Nil when the readings cannot place it.
   static func fit(
@@ -141,6 +157,7 @@ enum TurnaroundFit {
     var fit: Fit
     var sse: Double
     var terms: InlineArray<4, Double>
+    var bottom: Bool
   }
 
   /// The least-squares τ over the grid `first + k·stepS`, k = 0…steps.
@@ -152,7 +169,7 @@ enum TurnaroundFit {
     for step in 0...steps {
       let tau = first + Double(step) * stepS
       if let solved = solve(
-        points, tau: tau, bottom: bottom, braked: braked && !bottom, penalty: penalty),
+        points, tau: tau, bottom: bottom, braked: braked, penalty: penalty),
         bottom ? solved.fit.after > 0 : solved.fit.before < 0,
         best == nil || solved.sse < best!.sse
       {
@@ -168,8 +185,9 @@ enum TurnaroundFit {
     let x = solved.terms
     let before = min(0, d)
     let after = max(0, d)
+    let ramp = solved.bottom ? after : before
     return x[0] + 0.5 * x[1] * before * before + 0.5 * x[2] * after * after
-      + x[3] * before * before * before / 6
+      + x[3] * ramp * ramp * ramp / 6
   }
 
   /// Which basis functions a fit uses (the rest held at zero): 0 is 1,
@@ -196,7 +214,7 @@ enum TurnaroundFit {
     var yy = 0.0
     let offset: Double
 
-    init(_ points: ArraySlice<TimedHeight>, tau: Double) {
+    init(_ points: ArraySlice<TimedHeight>, tau: Double, bottom: Bool) {
       offset = points.first?.cm ?? 0
       for p in points {
         let d = p.t - tau
@@ -206,25 +224,35 @@ enum TurnaroundFit {
         v[0] += y
         if d < 0 {
           let q = 0.5 * d * d
-          let c = q * d / 3
           m[1] += q
           m[5] += q * q
-          m[3] += c
-          m[7] += q * c
-          m[15] += c * c
           v[1] += q * y
-          v[3] += c * y
+          if !bottom {
+            let c = q * d / 3
+            m[3] += c
+            m[7] += q * c
+            m[15] += c * c
+            v[3] += c * y
+          }
         } else if d > 0 {
           let q = 0.5 * d * d
           m[2] += q
           m[10] += q * q
           v[2] += q * y
+          if bottom {
+            let c = q * d / 3
+            m[3] += c
+            m[11] += q * c
+            m[15] += c * c
+            v[3] += c * y
+          }
         }
       }
       m[4] = m[1]
       m[8] = m[2]
       m[12] = m[3]
       m[13] = m[7]
+      m[14] = m[11]
     }
 
     /// The least-squares coefficients of `use` (the others zero), or nil
@@ -273,11 +301,13 @@ enum TurnaroundFit {
   /// d ≤ 0, is a₁·d + ½·j·d²): a bar braked by the lifter into lockout
   /// (Sánchez-Medina & González-Badillo 2010: the braking phase of a light
   /// lift ends with the bar decelerating faster than gravity). A positive
-  /// jerk, a bar creeping to a stop, is the parabola's case already.
+  /// jerk, a bar creeping to a stop, is the parabola's case already. A
+  /// bottom's jerk (on d ≥ 0) is held at or below zero too: the drive
+  /// accelerates hardest at the bounce.
   private static func solve(
     _ points: ArraySlice<TimedHeight>, tau: Double, bottom: Bool, braked: Bool, penalty: Double
   ) -> Solved? {
-    let sums = Moments(points, tau: tau)
+    let sums = Moments(points, tau: tau, bottom: bottom)
     // Both sides need readings, or that side's curvature is free.
     guard sums.m[5] > 1e-9, sums.m[10] > 1e-9 else { return nil }
     var x: InlineArray<4, Double>
@@ -296,11 +326,11 @@ enum TurnaroundFit {
     // a bottom or into a top), the constrained optimum holds the other
     // side flat.
     if bottom ? x[1] < 0 || x[2] <= 0 : x[2] > 0 || x[1] >= 0 {
-      let flat = bottom ? Terms(0, 2) : braked && x[3] < 0 ? Terms(0, 1, 3) : Terms(0, 1)
+      let flat = ramp(bottom, jerk: braked && x[3] < 0)
       guard let held = sums.fit(flat) else { return nil }
       x = held
       if braked, x[3] > 0 {
-        guard let parabola = sums.fit(Terms(0, 1)) else { return nil }
+        guard let parabola = sums.fit(ramp(bottom, jerk: false)) else { return nil }
         x = parabola
       }
     }
@@ -308,9 +338,11 @@ enum TurnaroundFit {
     // A bent side away from the rep is kept only if it pays its penalty.
     if penalty > 0, bottom ? x[1] != 0 : x[2] != 0 {
       sse += penalty
-      let flat = bottom ? Terms(0, 2) : braked && x[3] < 0 ? Terms(0, 1, 3) : Terms(0, 1)
+      let flat = ramp(bottom, jerk: braked && x[3] < 0)
       if var held = sums.fit(flat), bottom ? held[2] > 0 : held[1] < 0 {
-        if braked, held[3] > 0, let parabola = sums.fit(Terms(0, 1)) { held = parabola }
+        if braked, held[3] > 0, let parabola = sums.fit(ramp(bottom, jerk: false)) {
+          held = parabola
+        }
         let heldSse = sums.sse(held)
         if heldSse <= sse {
           x = held
@@ -319,7 +351,14 @@ enum TurnaroundFit {
       }
     }
     x[0] += sums.offset
-    return Solved(fit: Fit(t: tau, cm: x[0], before: x[1], after: x[2]), sse: sse, terms: x)
+    return Solved(
+      fit: Fit(t: tau, cm: x[0], before: x[1], after: x[2]), sse: sse, terms: x, bottom: bottom)
+  }
+
+  /// The terms of a fit whose side away from the rep is held flat: the
+  /// level and the ramp's curvature, and its jerk if `jerk`.
+  private static func ramp(_ bottom: Bool, jerk: Bool) -> Terms {
+    bottom ? (jerk ? Terms(0, 2, 3) : Terms(0, 2)) : (jerk ? Terms(0, 1, 3) : Terms(0, 1))
   }
 
   /// Gaussian elimination with partial pivoting on the leading n×n block
