@@ -222,30 +222,20 @@ enum TurnaroundFit {
         yy += y * y
         m[0] += 1
         v[0] += y
-        if d < 0 {
-          let q = 0.5 * d * d
-          m[1] += q
-          m[5] += q * q
-          v[1] += q * y
-          if !bottom {
-            let c = q * d / 3
-            m[3] += c
-            m[7] += q * c
-            m[15] += c * c
-            v[3] += c * y
-          }
-        } else if d > 0 {
-          let q = 0.5 * d * d
-          m[2] += q
-          m[10] += q * q
-          v[2] += q * y
-          if bottom {
-            let c = q * d / 3
-            m[3] += c
-            m[11] += q * c
-            m[15] += c * c
-            v[3] += c * y
-          }
+        guard d < 0 || d > 0 else { continue }
+        // Term 1 or 2 by the side the reading is on; term 3, the jerk, on
+        // the ramp's side only (before a top, after a bottom).
+        let side = d < 0 ? 1 : 2
+        let q = 0.5 * d * d
+        m[side] += q
+        m[5 * side] += q * q
+        v[side] += q * y
+        if (d > 0) == bottom {
+          let c = q * d / 3
+          m[3] += c
+          m[4 * side + 3] += q * c
+          m[15] += c * c
+          v[3] += c * y
         }
       }
       m[4] = m[1]
