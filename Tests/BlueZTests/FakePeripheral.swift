@@ -118,8 +118,12 @@ final class FakePeripheral: Sendable {
           AttPDU.handleValueNotification(handle: valueHandle, value: bytes).encoded())
       case .indicate(let bytes):
         try? bearer.send(AttPDU.handleValueIndication(handle: valueHandle, value: bytes).encoded())
-        // Only one indication may be outstanding (§3.4.7.2): wait for the confirmation.
-        guard let raw = try? bearer.receive(timeoutMilliseconds: 2000), raw == [0x1E] else {
+        // Only one indication may be outstanding (§3.4.7.2): wait for the
+        // confirmation, as long as the ATT transaction timeout (30 s,
+        // §3.3.3). Cut off after 2 s, a client thread starved for longer
+        // on a loaded 2-core machine (the full test run) read the link
+        // already closed: `indicationsAreConfirmed` failed once that way.
+        guard let raw = try? bearer.receive(timeoutMilliseconds: 30_000), raw == [0x1E] else {
           hangUp()  // a client that does not confirm gets cut off, as a real server would
           return
         }
