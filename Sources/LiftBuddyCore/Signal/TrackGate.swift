@@ -483,8 +483,8 @@ struct TrackGate: Sendable {
     let slack = Self.marginCm + Self.sigmas * noiseCm
     let direction: Double = h.cm >= a.cm ? 1 : -1
     let levels = offTrack.map(\.cm)
-    guard abs(h.cm - a.cm) > 2 * slack,
-      levels.max()! - levels.min()! >= Self.bridgeSpreadShare * abs(h.cm - a.cm)
+    guard abs(h.cm - a.cm) > 2 * slack, let highest = levels.max(), let lowest = levels.min(),
+      highest - lowest >= Self.bridgeSpreadShare * abs(h.cm - a.cm)
     else { return [] }
     var previous = a
     for r in offTrack + [h] {
