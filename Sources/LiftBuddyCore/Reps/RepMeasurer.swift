@@ -515,17 +515,11 @@ struct RepMeasurer: Sendable {
     // (every 2 ms, with four passes over the readings each) `analyze` ran
     // the 60-minute stream at 2.3 M lines/s against 3.5 M without it.
     // Over a noisy floor, over the wide ramp (`noisyLockoutRampShare`).
-    let braked =
-      noiseCm > Self.reversalMaxNoiseCm
-      ? fitTurnaround(
-        samples, at: gatedEnd, levelCm: top * 100,
-        shareCm: Self.noisyLockoutRampShare * romCm, bottom: false, braked: true,
-        nearGuess: true
-      ).flatMap { $0.t > start ? $0 : nil }
-      : fitTurnaround(
-        samples, at: gatedEnd, levelCm: top * 100, romCm: romCm, bottom: false, braked: true,
-        nearGuess: true, accept: { $0.t > start })
-    if let braked {
+    if let braked = fitTurnaround(
+      samples, at: gatedEnd, levelCm: top * 100, romCm: romCm,
+      share: noiseCm > Self.reversalMaxNoiseCm ? Self.noisyLockoutRampShare : Self.fitRampShare,
+      bottom: false, braked: true, nearGuess: true, accept: { $0.t > start })
+    {
       end = braked.t
       top = braked.cm / 100
     } else {
@@ -604,17 +598,18 @@ struct RepMeasurer: Sendable {
   }
 
   /// One end of the concentric phase from the readings of its ramp: the
-  /// turnaround fitted over `fitRampShare` of the range and, where the
+  /// turnaround fitted over `share` of the range and, where the
   /// other side turned out to be a reversal (`reversalCurvatureCmPerS2`),
   /// again over `reversalRampShare`, near the first fit. Nil (the caller
   /// keeps the velocity's turnaround) when no fit is accepted.
   private func fitTurnaround(
-    _ samples: [TimedHeight], at t: Double, levelCm: Double, romCm: Double, bottom: Bool,
-    braked: Bool = false, nearGuess: Bool? = nil, accept: (TurnaroundFit.Fit) -> Bool
+    _ samples: [TimedHeight], at t: Double, levelCm: Double, romCm: Double,
+    share: Double = fitRampShare, bottom: Bool, braked: Bool = false, nearGuess: Bool? = nil,
+    accept: (TurnaroundFit.Fit) -> Bool
   ) -> TurnaroundFit.Fit? {
     guard
       let wide = fitTurnaround(
-        samples, at: t, levelCm: levelCm, shareCm: Self.fitRampShare * romCm, bottom: bottom,
+        samples, at: t, levelCm: levelCm, shareCm: share * romCm, bottom: bottom,
         braked: braked, nearGuess: nearGuess ?? endsNearGuess),
       accept(wide)
     else { return nil }
