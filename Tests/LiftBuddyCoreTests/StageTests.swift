@@ -255,6 +255,27 @@ import Testing
     #expect(measured.flatMap(\.eccentricStartS).map { abs($0 - 10) < 0.15 } == true)
   }
 
+  @Test func aBarEasedUpSlowerThanAnyRepIsNoRep() {
+    // A bench press eased off the hooks (independent looked-at 60018): the
+    // bar drifted 10 cm up over 7.5 s, 0.013 m/s, under every other gate.
+    // The same rise in one second is a rep (the gate, not the fit, says no).
+    func measured(riseS: Double) -> RepMeasurer.Measured? {
+      let path: [(Double, Double)] = [(0, 100), (1, 100), (1 + riseS, 110), (3 + riseS, 110)]
+      let samples = (0...Int((3 + riseS) * 20)).map { i in
+        TimedHeight(t: Double(i) * 0.05, cm: height(path, at: Double(i) * 0.05))
+      }
+      let rise = TurnFinder.Rise(
+        valley: TimedHeight(t: 1, cm: 100), peak: TimedHeight(t: 1 + riseS, cm: 110),
+        previousPeak: nil, arrivedAtValleyT: 0, previousPeakStoodS: 0)
+      return RepMeasurer(smoother: .movingAverage, windowS: 0.25).measure(
+        samples: samples, rise: rise, index: 1, minRiseCm: 8, maxRomCm: 100,
+        attitude: AttitudeLog())
+    }
+    #expect(measured(riseS: 7.5) == nil)
+    let quick = measured(riseS: 1)?.analysis.report
+    #expect(quick.map { abs($0.romCm - 10) < 1 && $0.meanVelocityMps > 0.05 } == true)
+  }
+
   @Test func rfc3339() {
     #expect(RFC3339Formatter.string(unixSeconds: 0) == "1970-01-01T00:00:00.000Z")
     #expect(RFC3339Formatter.string(unixSeconds: 1_767_607_212.345) == "2026-01-05T10:00:12.345Z")

@@ -302,6 +302,16 @@ struct RepMeasurer: Sendable {
   /// The slowest grinders take 3–5 s to lock out; a rise that takes longer
   /// is the bar being carried or drifting, not a rep.
   static let maxConcentricS = 8.0
+  /// Nor slower on average than this: a maximal single, the slowest rep
+  /// there is, averages 0.10 ± 0.04 m/s on the bench press, the slowest
+  /// lift (powerlifters' 1RM, Helms et al. 2017), 0.15–0.3 on the others;
+  /// half the slowest of those is a bar eased off the hooks or drifting
+  /// (with a track gate tried in the thirty-fourth pass, a bench press
+  /// unracked over a dirty floor measured 10 cm in 7.5 s, 0.014 m/s, as a
+  /// rep: independent looked-at 60018). A guard: nothing measured moved
+  /// (looked-at 1,020 and our splits stream by stream, five held-out
+  /// sets' totals).
+  static let minMeanVelocityMps = 0.05
   /// The measured range may fall short of the smoothed rise a little (the
   /// ends are fitted, not picked), but not by a quarter.
   static let minRomShareOfRise = 0.75
@@ -338,6 +348,7 @@ struct RepMeasurer: Sendable {
       let rep = m.judged
       guard rep.durationS >= Self.minConcentricS, rep.durationS <= Self.maxConcentricS,
         rep.meanVelocityMps <= Self.maxMeanVelocityMps,
+        rep.meanVelocityMps >= Self.minMeanVelocityMps,
         rep.romCm >= minRiseCm * Self.minRomShareOfRise, rep.romCm <= maxRomCm
       else { return nil }
       return m
