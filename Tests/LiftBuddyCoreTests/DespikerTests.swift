@@ -536,4 +536,54 @@ import Testing
         "noise \(noise): \(kept.map(\.cm))")
     }
   }
+
+  /// A touch-and-go bench press's tenth rep over a dirty floor (BLE
+  /// bursts, σ 2.7 cm; independent looked-at 30052): the bar came down to
+  /// its bottom near 62 cm, then a spotter's hands answered at 29–35 cm and
+  /// came in as a fall. The bar's drive out of the bottom (68 → 102) lay
+  /// far above the descent's line, so it was no vote for the old track:
+  /// the hands stood, the drive was rejected as off their track, and the
+  /// rep was lost. Down 25 cm to the hands and up 39 again within 0.15 s
+  /// needs more than the hardest turn a bar makes: such readings vote the
+  /// fall away (`TrackGate.tooFastABottom`).
+  @Test func aDriveNoBarCouldMakeFromTheFallTakesItBack() {
+    let readings: [(Double, Double)] = [
+      (0.013, 97), (0.045, 99), (0.061, 101), (0.093, 89), (0.109, 99), (0.125, 91), (0.157, 98),
+      (0.173, 89), (0.205, 93), (0.221, 122), (0.237, 79), (0.269, 46), (0.285, 45), (0.301, 89),
+      (0.333, 83), (0.349, 88), (0.365, 80), (0.397, 78), (0.413, 77), (0.429, 73), (0.461, 74),
+      (0.477, 76), (0.493, 74), (0.525, 69), (0.541, 71), (0.557, 64), (0.589, 69), (0.605, 65),
+      (0.653, 0), (0.669, 65), (0.701, 66), (0.717, 59), (0.733, 62), (0.765, 66), (0.781, 64),
+      (0.797, 63), (0.813, 58), (0.845, 65), (0.861, 62), (0.877, 29), (0.893, 35), (0.925, 33),
+      (0.941, 34), (0.957, 72), (0.973, 68), (1.005, 74), (1.021, 68), (1.037, 74), (1.069, 71),
+      (1.085, 70), (1.101, 72), (1.133, 78), (1.149, 80), (1.165, 84), (1.197, 90), (1.213, 84),
+      (1.229, 85), (1.261, 88), (1.277, 97), (1.309, 95), (1.325, 97), (1.341, 102), (1.373, 96),
+      (1.389, 97), (1.405, 21), (1.421, 22), (1.453, 23), (1.469, 103), (1.485, 100), (1.517, 104),
+      (1.533, 99), (1.565, 103), (1.581, 101), (1.613, 101), (1.629, 98), (1.645, 98),
+      (1.677, 104), (1.693, 103),
+    ]
+    let kept = despike(readings, noiseCm: 2.7).kept
+    #expect(kept.allSatisfy { $0.t < 0.3 || $0.cm > 50 }, "\(kept.map(\.cm))")
+    let drive = readings.filter { $0.0 > 0.95 && $0.0 < 1.4 }
+    let heard = drive.filter { r in kept.contains { $0.t == r.0 } }
+    #expect(heard.count * 5 >= drive.count * 4, "\(kept.map(\.cm))")
+  }
+
+  /// What votes a fall away as too fast a bottom must be where the old
+  /// track could have gone (`TrackGate.tooFastABottom`). A deadlift's
+  /// floor at 21 cm read as 13, 12, 6 (a fall), then 153 and 148 from a
+  /// hand at the clip: both far above any bottom, and with no more rule
+  /// than the bottom's they voted the fall away and became the track, and
+  /// the pull after them was lost (our tune clip-handling 308).
+  @Test func onlyAReadingBackWithinTheOldTracksReachVotesAFallAway() {
+    let handled: [(Double, Double)] = [
+      (0.043, 55), (0.100, 51), (0.156, 46), (0.213, 40), (0.269, 36), (0.326, 30), (0.382, 28),
+      (0.439, 25), (0.495, 22), (0.551, 21), (0.608, 21), (0.664, 21), (0.726, 22), (0.785, 22),
+      (0.841, 13), (0.898, 12), (0.954, 6), (1.010, 153), (1.121, 148), (1.177, 35), (1.231, 39),
+      (1.287, 40), (1.343, 43), (1.399, 46), (1.455, 50), (1.511, 53), (1.568, 57), (1.624, 63),
+      (1.681, 64), (1.737, 66),
+    ]
+    let kept = despike(handled, noiseCm: 2.0).kept
+    #expect(kept.allSatisfy { $0.cm < 100 }, "\(kept.map(\.cm))")
+    #expect(kept.filter { $0.t > 1.15 }.count >= 9, "\(kept.map(\.cm))")
+  }
 }

@@ -268,7 +268,8 @@ struct TrackGate: Sendable {
         // press's descent, 50 cm below the bar, lay as far from the
         // descent's line as from the old track's and passed for the bar
         // back at its old place (20068, with `isDrop`).
-        if abs(s.cm - old.cm) <= Self.gate(old, Self.typicalAccelerationCmPerS2, s.t),
+        if abs(s.cm - old.cm) <= Self.gate(old, Self.typicalAccelerationCmPerS2, s.t)
+          || tooFastABottom(p, to: s, old: old),
           s.cm - new.cm
             > Self.gate(
               new, Self.typicalAccelerationCmPerS2, s.t, atMostPeriods: Self.promptPeriods)
@@ -287,6 +288,44 @@ struct TrackGate: Sendable {
       }
     }
     decide(s, emit: emit)
+  }
+
+  /// Whether `s` lies where no bar that went down to the fall's lowest
+  /// reading could be back up by now: from the old track's newest reading,
+  /// at its speed, down to the fall and up again to `s`, the bar turning
+  /// at the bottom, is faster than `maxAccelerationCmPerS2` allows
+  /// (accelerated all the way down, from rest all the way up: the least
+  /// time either leg takes). A touch-and-go bench press over a dirty floor
+  /// was read at its bottom (58–66 cm), then a spotter's hands 25 cm under
+  /// it came in as a fall, and the bar's drive out of the bottom lay far
+  /// above the descent's line, which still went down: no vote, the hands
+  /// stood and the rep was lost (independent looked-at 30052). A bar that
+  /// really went down there and bounced could be back, so it never votes.
+  /// Looked-at 1,020 streams: that rep found, nothing else moved; the
+  /// five held-out sets' totals unchanged; tune 201–1000 three streams'
+  /// velocity moved by 0.001–0.004 m/s, no count.
+  private func tooFastABottom(_ p: Probation, to s: TimedHeight, old: Prediction) -> Bool {
+    // Within the old track's reach, as any reading it lets in: a burst of
+    // garbage far above it lies beyond any bottom too.
+    let offOld = abs(s.cm - old.cm)
+    guard let from = p.oldLastAccepted ?? p.oldTrack.last,
+      let lowest = p.held.map(\.cm).min(), s.t > from.t,
+      offOld <= Self.gate(old, Self.maxAccelerationCmPerS2, s.t),
+      offOld <= Self.marginCm + Self.maxSpeedCmPerS * old.ahead
+    else { return false }
+    let slack = Self.marginCm + Self.sigmas * noiseCm
+    let down = from.cm - lowest - slack
+    let up = s.cm - lowest - slack
+    guard down > 0, up > 0 else { return false }
+    let a = Self.maxAccelerationCmPerS2
+    let line = Self.prediction(p.oldTrack, at: from.t)
+    let n = line.spacing > 0 ? line.span / line.spacing + 1 : 1
+    let speedSigma =
+      line.span > 0 ? max(line.sigma, noiseCm) * (12 / (n * line.span * line.span)).squareRoot() : 0
+    let v0 = max(-p.oldTrackSpeed, 0) + Self.sigmas * speedSigma
+    let downS = ((v0 * v0 + 2 * a * down).squareRoot() - v0) / a
+    let upS = (2 * up / a).squareRoot()
+    return s.t - from.t < downS + upS
   }
 
   /// The fall held its ground: its readings are the bar's.
