@@ -309,7 +309,7 @@ struct TrackGate: Sendable {
     // garbage far above it lies beyond any bottom too.
     let offOld = abs(s.cm - old.cm)
     guard let from = p.oldLastAccepted ?? p.oldTrack.last,
-      let lowest = p.held.map(\.cm).min(), s.t > from.t,
+      let lowest = p.held.lazy.map(\.cm).min(), s.t > from.t,
       offOld <= Self.gate(old, Self.maxAccelerationCmPerS2, s.t),
       offOld <= Self.marginCm + Self.maxSpeedCmPerS * old.ahead
     else { return false }
@@ -319,10 +319,7 @@ struct TrackGate: Sendable {
     guard down > 0, up > 0 else { return false }
     let a = Self.maxAccelerationCmPerS2
     let line = Self.prediction(p.oldTrack, at: from.t)
-    let n = line.spacing > 0 ? line.span / line.spacing + 1 : 1
-    let speedSigma =
-      line.span > 0 ? max(line.sigma, noiseCm) * (12 / (n * line.span * line.span)).squareRoot() : 0
-    let v0 = max(-p.oldTrackSpeed, 0) + Self.sigmas * speedSigma
+    let v0 = max(-p.oldTrackSpeed, 0) + Self.sigmas * line.slopeSigma(max(line.sigma, noiseCm))
     let downS = ((v0 * v0 + 2 * a * down).squareRoot() - v0) / a
     let upS = (2 * up / a).squareRoot()
     return s.t - from.t < downS + upS
@@ -658,6 +655,14 @@ struct TrackGate: Sendable {
     var sigma: Double
     /// The track's mean sample spacing.
     var spacing: Double
+
+    /// The deviation of the line's slope when its readings scatter by
+    /// `sigma`: σ·√(12 / (n·span²)) for a line through n readings.
+    func slopeSigma(_ sigma: Double) -> Double {
+      guard span > 0 else { return 0 }
+      let n = spacing > 0 ? span / spacing + 1 : 1
+      return sigma * (12 / (n * span * span)).squareRoot()
+    }
   }
 
   /// The least-squares line through `points`, evaluated at `t`.
@@ -709,10 +714,8 @@ struct TrackGate: Sendable {
   /// fitted speed (σ·√(12 / (n·span²)) for a line through n readings).
   static func fallGate(_ p: Prediction) -> Double {
     let dt = max(p.ahead, 0)
-    let n = p.spacing > 0 ? p.span / p.spacing + 1 : 1
-    let slopeSigma = p.span > 0 ? p.sigma * (12 / (n * p.span * p.span)).squareRoot() : 0
     return marginCm + sigmas * p.sigma + 0.5 * maxDownwardAccelerationCmPerS2 * dt * dt
-      + sigmas * slopeSigma * dt
+      + sigmas * p.slopeSigma(p.sigma) * dt
   }
 
   /// Readings a bar could have produced one after the other: each close to
