@@ -499,9 +499,8 @@ struct RepMeasurer: Sendable {
       bottom = gatedBottom
       if fit.before >= Self.reversalCurvatureCmPerS2, noiseCm > Self.reversalMaxNoiseCm,
         let jerk = fitTurnaround(
-          samples, at: fit.t, levelCm: levelCm, shareCm: Self.noisyBounceRampShare * romCm,
-          bottom: true, braked: true, nearGuess: true),
-        jerk.t < end
+          samples, at: fit.t, levelCm: levelCm, romCm: romCm, share: Self.noisyBounceRampShare,
+          bottom: true, braked: true, nearGuess: true, accept: { $0.t < end })
       {
         start = jerk.t
         bottom = jerk.cm / 100
