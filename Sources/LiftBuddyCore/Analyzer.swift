@@ -544,8 +544,7 @@ public struct Analyzer: Sendable {
           && startS - start < configuration.setRestS
       } ?? false
     let short =
-      session.exercise?.isEccentricFirst != false
-      && RepRules.shortForTheSession(romCm: rep.romCm, shortestSetRomCm: sets.shortestSetRomCm)
+      RepRules.shortForTheSession(romCm: rep.romCm, shortestSetRomCm: sets.shortestSetRomCm)
     if measured.rampSeen, !short,
       RepRules.finalAtTop(
         exercise: session.exercise, cameDownFromStand: fromStand,

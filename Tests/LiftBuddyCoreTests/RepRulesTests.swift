@@ -494,6 +494,34 @@ import Testing
     #expect(twice.reports.map(\.reps.count) == [3, 2], "\(twice.reports.map(\.reps))")
   }
 
+  /// The same for a lift that rises first: a set of three 50-cm overhead
+  /// presses from the shoulders, and in the rest the sonar reads the bar
+  /// 22 or 30 cm higher and back (an echo run, a
+  /// switching sonar over a mat: independent streams 240227, 250163,
+  /// 250198, three such "sets" of one press in rests). Under two thirds of
+  /// the session's range, only a second rep like it proves it.
+  @Test(arguments: [22.0, 30.0])
+  func aRiseInTheRestFarShorterThanTheSessionsPressesIsNoSet(riseCm: Double) {
+    let set: [Phase] = (0..<3).flatMap { _ -> [Phase] in
+      [
+        .init(duration: 1.0, deltaCm: 50), .init(duration: 0.8, deltaCm: 0),
+        .init(duration: 1.2, deltaCm: -50), .init(duration: 1.5, deltaCm: 0),
+      ]
+    }
+    let rise: [Phase] = [
+      .init(duration: 0.6, deltaCm: riseCm), .init(duration: 0.6, deltaCm: 0),
+      .init(duration: 0.8, deltaCm: -riseCm), .init(duration: 1.5, deltaCm: 0),
+    ]
+    let rest = Phase(duration: 20, deltaCm: 0)
+    let alone = events(
+      SyntheticLift(startCm: 140, leadIn: 3, phases: set + [rest] + rise + [rest]), .overheadPress)
+    #expect(alone.reports.map(\.reps.count) == [3], "\(alone.reports.map(\.reps))")
+    let twice = events(
+      SyntheticLift(startCm: 140, leadIn: 3, phases: set + [rest] + rise + rise + [rest]),
+      .overheadPress)
+    #expect(twice.reports.map(\.reps.count) == [3, 2], "\(twice.reports.map(\.reps))")
+  }
+
   /// Two reps of 44 cm from a top at 104 cm and the next descent to the
   /// bottom: the start of a set whose third rep the next tests vary.
   private static let twoPressesAndADescent: [Phase] = [
