@@ -400,6 +400,18 @@ public struct Analyzer: Sendable {
       lift = paused.rise
       measured = fromPause
     }
+    // Likewise a rise with no pause at its bottom, measured from the
+    // lowest reading left within the lift's range
+    // (`BottomEchoes.underTheRange`); not a press's or a deadlift's, for
+    // the same clean (tune clean-and-press 352 again).
+    if measured == nil, session.exercise?.isEccentricFirst != false,
+      let lifted = BottomEchoes.underTheRange(
+        from: samples, rise: anchored, maxRomCm: maxRomCm, minRiseCm: minRiseCm),
+      let fromBottom = measure(lifted.samples, lifted.rise)
+    {
+      lift = lifted.rise
+      measured = fromBottom
+    }
     // A rise seen at its ends only may start a set, provisionally, and
     // nothing else (`RepMeasurer.Measured.rampSeen`).
     guard let measured,
