@@ -472,6 +472,13 @@ public struct Analyzer: Sendable {
       {
         return
       }
+      if eccentricFirst,
+        RepRules.liftedOutOfAStall(
+          startS: startS, meanVelocityMps: rep.meanVelocityMps, inSet: band, samples: samples,
+          noiseCm: noise.sigmaCm)
+      {
+        return
+      }
       if RepRules.belongs(ends, toSet: band, cameDownFirst: cameDown) {
         guard
           RepRules.clipStayedOnTheBar(
