@@ -220,50 +220,49 @@ import Testing
         noiseCm: 1) == nil)
   }
 
+  /// The rise of `benchReadings` from its first reading at `valleyCm` to
+  /// the top after it, come down from its first reading.
+  private func rise(of samples: [TimedHeight], fromValleyAt valleyCm: Double) -> TurnFinder.Rise {
+    let valley = samples.first { $0.cm == valleyCm }!
+    return TurnFinder.Rise(
+      valley: valley, peak: samples.first { $0.t > valley.t && $0.cm == 100 }!,
+      previousPeak: samples[0], arrivedAtValleyT: valley.t)
+  }
+
   @Test func aTouchAndGoRepIsMeasuredFromItsBottomNotTheEchoesUnderIt() {
     // A set's first bench press, touch and go: down to the chest (66 cm),
     // where the gate let in four readings of the spotter's hands 38 cm
     // under it as the bar turned, and straight back up (independent
-    // looked-at 100132, fresh 250109). Read from the hands the rise spans
-    // 73 cm, over a bench press's 65, and there is no pause to measure it
-    // from; within the lift's range only the bar's own readings are left.
+    // looked-at 100132). Read from the hands the rise spans 73 cm, over a
+    // bench press's 65, and there is no pause to measure it from; within
+    // the lift's range only the bar's own readings are left.
     let echoes: [Double] = [28, 27, 29, 28]
     let samples = benchReadings(bottom: [67] + echoes)
-    let valley = samples.first { $0.cm == 27 }!
-    let top = samples.first { $0.t > valley.t && $0.cm == 100 }!
-    let rise = TurnFinder.Rise(
-      valley: valley, peak: top, previousPeak: samples[0], arrivedAtValleyT: valley.t)
+    let asRead = rise(of: samples, fromValleyAt: 27)
     let bench = RepRules.maxRomCm(.benchPress)
     let lifted = BottomEchoes.underTheRange(
-      from: samples, rise: rise, maxRomCm: bench, minRiseCm: 10)
+      from: samples, rise: asRead, maxRomCm: bench, minRiseCm: 10)
     #expect(lifted?.samples == samples.filter { !echoes.contains($0.cm) })
     #expect(lifted?.rise.valley.cm == 66)
-    #expect(lifted?.rise.peak == rise.peak)
+    #expect(lifted?.rise.peak == asRead.peak)
     // Within the lift's range the rise as read stands (a squat's 95 cm).
     #expect(
       BottomEchoes.underTheRange(
-        from: samples, rise: rise, maxRomCm: RepRules.maxRomCm(.squat), minRiseCm: 10) == nil)
+        from: samples, rise: asRead, maxRomCm: RepRules.maxRomCm(.squat), minRiseCm: 10)
+        == nil)
     // Under it longer than an echo run (0.48 s) the bar itself may be there.
-    let long = benchReadings(bottom: [67] + Array(repeating: 28, count: 12))
-    let longValley = long.first { $0.cm == 28 }!
+    let long = benchReadings(bottom: [67] + (0..<12).map { 27 + Double($0 % 3) })
     #expect(
       BottomEchoes.underTheRange(
-        from: long,
-        rise: TurnFinder.Rise(
-          valley: longValley, peak: long.first { $0.t > longValley.t && $0.cm == 100 }!,
-          previousPeak: long[0], arrivedAtValleyT: longValley.t),
-        maxRomCm: bench, minRiseCm: 10) == nil)
+        from: long, rise: rise(of: long, fromValleyAt: 27), maxRomCm: bench, minRiseCm: 10)
+        == nil)
     // Nor where the sonar repeated one value down there: stuck, it says
     // nothing of where the bar went (our tune sensor-faults 765).
     let stuck = benchReadings(bottom: [67, 28, 28, 28, 29])
-    let stuckValley = stuck.first { $0.cm == 28 }!
     #expect(
       BottomEchoes.underTheRange(
-        from: stuck,
-        rise: TurnFinder.Rise(
-          valley: stuckValley, peak: stuck.first { $0.t > stuckValley.t && $0.cm == 100 }!,
-          previousPeak: stuck[0], arrivedAtValleyT: stuckValley.t),
-        maxRomCm: bench, minRiseCm: 10) == nil)
+        from: stuck, rise: rise(of: stuck, fromValleyAt: 28), maxRomCm: bench, minRiseCm: 10)
+        == nil)
   }
 
   @Test func aTouchAndGoFirstRepOverTheSpottersHandsCounts() {
