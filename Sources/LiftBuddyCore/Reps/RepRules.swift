@@ -694,8 +694,9 @@ enum RepRules {
       abs(level - before) <= sameEndMinCm / 2,
       wellAboveTheBottom(level, of: band, noiseCm: noiseCm)
     else { return false }
+    // From the newest back: the buffer can hold minutes before the stall.
     let pushed = (startS - stallPushS)...(startS - 2 * minStandBeforeSetS)
-    return samples.contains {
+    return samples.reversed().lazy.prefix { $0.t >= pushed.lowerBound }.contains {
       pushed.contains($0.t) && sameEnd($0.cm, band.bottomCm, rangeCm: band.rangeCm)
         && $0.cm < level - sameEndMinCm / 2
     }
