@@ -548,7 +548,8 @@ public struct Analyzer: Sendable {
         start < startS ? attitude.maxAbs(in: start...startS) : nil
       } : nil
     guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg),
-      RepRules.clipOnTheBar(pitchDeg: descentTilt?.pitch, rollDeg: descentTilt?.roll)
+      RepRules.clipOnTheBar(pitchDeg: descentTilt?.pitch, rollDeg: descentTilt?.roll),
+      RepRules.seenBeforeRise(heights, startS: startS)
     else {
       return
     }
@@ -592,7 +593,9 @@ public struct Analyzer: Sendable {
     samples: [TimedHeight]
   ) -> Bool {
     let rep = measured.analysis.report
-    guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg) else {
+    guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg),
+      RepRules.seenBeforeRise(heights, startS: measured.judged.startS)
+    else {
       return false
     }
     let fromStand = cameDownFromStand(rise, measured, cameDown: cameDown, samples: samples)

@@ -325,10 +325,21 @@ enum RepRules {
   )
     -> Bool
   {
-    guard let first = samples.first, first.t <= startS - minStandBeforeSetS else { return false }
+    guard seenBeforeRise(samples, startS: startS) else { return false }
     var window = standWindow(samples, endingAt: startS)
     guard window.count >= minReadingsToJudgeStand else { return true }
     return stood(&window, noiseCm: noiseCm) != nil
+  }
+
+  /// Whether the readings reach back `minStandBeforeSetS` before a rise
+  /// began: a rise the stream (or the analyzer's buffer, after a silence
+  /// longer than it) began in came out of something unseen, and starts no
+  /// set whatever the lift, a deadlift's pull off the floor included. A
+  /// clip clipped on and swung up in a hand in a deadlift stream's first
+  /// 0.14 s was a "set" of one 29-cm pull at 0.18 m/s, its tilt (18°) just
+  /// within `maxClipTiltDeg` (independent fresh 240115).
+  static func seenBeforeRise<C: Collection<TimedHeight>>(_ samples: C, startS: Double) -> Bool {
+    samples.first.map { $0.t <= startS - minStandBeforeSetS } ?? false
   }
 
   /// The heights of the readings of the `minStandBeforeSetS` up to `t`.
