@@ -532,7 +532,19 @@ public struct Analyzer: Sendable {
     }
     // No set starts with a step no bar takes amid a switching sonar
     // (`RepMeasurer.jumpedAcross`); a set's own reps are judged by its band.
-    guard !RepMeasurer.jumpedAcross(measured.kept, rise: lift, answered: sent) else { return }
+    // Asked of the rise's ends and, when the rep measured in it is part of
+    // it (under `minRomShareOfRise` of it), of the rep's, its top read at
+    // its lockout: a squat bar on the hooks over a sonar switching between
+    // 78 and 125 cm was taken on to 189 (the clip handled), and the steps
+    // between the switching sonar's targets, 45 cm, were no steps across a
+    // rise of 112 (a "rep" of 2.1 m/s in the rest, independent fresh
+    // 240229). Not of every rep: a deadlift's pull over a dirty floor's
+    // no-echo zeros, measured at 0.79 of its rise, would have its ramp's
+    // readings against the zeros counted as steps (fresh 240165).
+    guard !RepMeasurer.jumpedAcross(measured.kept, rise: lift, answered: sent),
+      rep.romCm >= RepMeasurer.minRomShareOfRise * (lift.peak.cm - lift.valley.cm)
+        || !jumpedAcrossItsOwnEnds(measured)
+    else { return }
     // No set starts with the clip in someone's hand.
     // Judged over the descent as well when the rise came down first: a
     // clip taken off a bar on the hooks and put back tilted 38° on the way
@@ -581,6 +593,24 @@ public struct Analyzer: Sendable {
         droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0,
         rampSeen: measured.rampSeen, awaitsNextRep: short, session: session, into: &events)
     }
+  }
+
+  /// `RepMeasurer.jumpedAcross` asked of the rep measured rather than the
+  /// rise it was measured in: its top the median of the readings within
+  /// `RepMeasurer.lockoutReadS` of its lockout, its bottom the range under
+  /// that (its start may be amid the switching, its lockout is stood at).
+  private func jumpedAcrossItsOwnEnds(_ measured: RepMeasurer.Measured) -> Bool {
+    let rep = measured.analysis.report
+    let atLockout = measured.kept.filter {
+      abs($0.t - rep.concentricEndS) <= RepMeasurer.lockoutReadS
+    }
+    guard !atLockout.isEmpty else { return false }
+    let topCm = SetTracker.median(atLockout.map(\.cm))
+    let rise = TurnFinder.Rise(
+      valley: TimedHeight(t: measured.judged.startS, cm: topCm - rep.romCm),
+      peak: TimedHeight(t: rep.concentricEndS, cm: topCm), previousPeak: nil,
+      arrivedAtValleyT: measured.judged.startS)
+    return RepMeasurer.jumpedAcross(measured.kept, rise: rise, answered: sent)
   }
 
   /// Whether a rise that is no rep of the open set may begin a new one with

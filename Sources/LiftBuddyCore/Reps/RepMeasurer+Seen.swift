@@ -411,6 +411,10 @@ extension RepMeasurer {
   /// two steps lost 13 first reps, most of them deadlifts' first pulls
   /// (echo runs under the bar), and four caught nothing.
   static let switchingSteps = 6
+  /// A rep's top is read over this much either side of its lockout
+  /// (`Analyzer`'s `jumpedAcrossItsOwnEnds`): two to four readings at
+  /// 15–40 Hz, as a bar at lockout stands.
+  static let lockoutReadS = 0.1
   /// A step is counted as one to or from the top (`jumpedAcross`) from
   /// this share of the range under the rise's peak: the peak is its
   /// highest reading, and one stray above a switching sonar's upper target
