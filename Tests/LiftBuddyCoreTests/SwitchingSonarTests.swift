@@ -452,4 +452,37 @@ import Testing
     let events = analyze(lines, session: SessionInfo(source: "test", exercise: nil))
     #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.concentricStartS) })")
   }
+
+  /// A squat bar on the hooks in the rest over a sonar switching between
+  /// 103 and 140 cm at 15 Hz (serial, no exercise named; independent
+  /// fresh 220118, 316–321 s): in the second before the bar "left" it
+  /// made four steps, not the six `jumpedAcross` asks, and the switch was
+  /// a 46-cm "single". Counted over the last
+  /// `switchingLookbackReadings` readings it made enough.
+  @Test func aSlowSonarsSwitchIsCountedOverItsLastReadings() {
+    let readings: [(t: Double, cm: Double)] = [
+      (316.065, 101), (316.140, 228), (316.199, 104), (316.264, 102), (316.333, 106),
+      (316.398, 102),
+      (316.469, 139), (316.535, 140), (316.600, 103), (316.665, 102), (316.734, 108),
+      (316.799, 107),
+      (316.866, 103), (316.935, 145), (316.999, 106), (317.065, 102), (317.152, 0), (317.199, 105),
+      (317.266, 107), (317.334, 138), (317.398, 101), (317.465, 103), (317.533, 103),
+      (317.600, 103),
+      (317.665, 104), (317.735, 137), (317.801, 138), (317.869, 140), (317.931, 102), (318.018, 0),
+      (318.085, 0), (318.152, 0), (318.200, 105), (318.268, 139), (318.335, 142), (318.402, 139),
+      (318.469, 141), (318.532, 107), (318.599, 105), (318.665, 104), (318.731, 103),
+      (318.799, 105),
+      (318.866, 104), (318.936, 145), (319.000, 140), (319.067, 104), (319.150, 0), (319.199, 103),
+      (319.265, 102), (319.334, 105), (319.402, 134), (319.468, 140), (319.532, 101),
+      (319.600, 101),
+      (319.665, 82), (319.741, 237), (319.799, 103), (319.868, 139), (319.936, 142), (320.002, 140),
+      (320.070, 144), (320.134, 139), (320.203, 142), (320.265, 93), (320.332, 102), (320.399, 104),
+      (320.466, 103), (320.533, 101), (320.602, 140), (320.669, 139), (320.733, 103),
+      (320.799, 102),
+      (320.865, 105), (320.935, 138),
+    ]
+    let lines = readings.map { (t: $0.t, line: "s:\(Int($0.cm))") }
+    let events = analyze(lines, session: SessionInfo(source: "test", exercise: nil))
+    #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.concentricStartS) })")
+  }
 }

@@ -386,7 +386,10 @@ extension RepMeasurer {
       let top = samples[from...].firstIndex(where: { $0.cm > rise.valley.cm + endCm }),
       top > samples.startIndex
     else { return false }
-    if steps(from: samples[top - 1].t - switchingLookbackS, to: rise.peak.t) >= switchingSteps {
+    let left = samples[top - 1].t
+    let lookback = answered(left - maxSwitchingLookbackS, left).suffix(switchingLookbackReadings)
+    let stepsFrom = min(left - switchingLookbackS, lookback.first?.t ?? left)
+    if steps(from: stepsFrom, to: rise.peak.t) >= switchingSteps {
       return true
     }
     guard atTop(samples[top]), atBottom(samples[top - 1]) else { return false }
@@ -411,6 +414,17 @@ extension RepMeasurer {
   /// two steps lost 13 first reps, most of them deadlifts' first pulls
   /// (echo runs under the bar), and four caught nothing.
   static let switchingSteps = 6
+  /// The steps are looked for over `switchingLookbackS` or the last this
+  /// many readings sent before the bar left the bottom, whichever reaches
+  /// further back (at most `maxSwitchingLookbackS`): three round trips in
+  /// a second are all of a 15-Hz sonar's answers, and a squat bar on the
+  /// hooks over a sonar switching between 103 and 140 cm at 15 Hz made
+  /// four such steps in its second, a 46-cm "single" in the rest
+  /// (independent fresh 220118). A fixed 2 s instead cost a paused bench
+  /// press at 60 Hz its first rep: its descent's readings against the
+  /// echoes under the chest (looked-at 30041).
+  static let switchingLookbackReadings = 30
+  static let maxSwitchingLookbackS = 3.0
   /// A rep's top is read over this much either side of its lockout
   /// (`Analyzer`'s `jumpedAcrossItsOwnEnds`): two to four readings at
   /// 15–40 Hz, as a bar at lockout stands.
