@@ -322,10 +322,12 @@ extension RepMeasurer {
   /// read at any height; strays beyond either end are no target's).
   /// A bar's ramp that the readings missed leaves a gap as long as the
   /// ramp took: a dropout, echoes the gate rejected. Only a set's first
-  /// rep is refused for it (the analyzer): judged in every rise, any such
-  /// step cost real reps off echoes mid-pull (tune seeds 201–600: missed
-  /// 154 → 203); steps counted between any readings, strays and spikes
-  /// included, still cost 3 (tune 601–1000).
+  /// rep is refused for that single step (the analyzer): judged in every
+  /// rise, any such step cost real reps off echoes mid-pull (tune seeds
+  /// 201–600: missed 154 → 203); steps counted between any readings,
+  /// strays and spikes included, still cost 3 (tune 601–1000). The
+  /// `switchingSteps` below refuse an eccentric-first set's later reps
+  /// too (a squat walked in after its set, the analyzer).
   /// Independent looked-at seeds (six sets, 660 streams): reports that
   /// were no set 8 → 7, invented reps 24 → 21, none lost; 100000–:
   /// invented 14 → 13; tune seeds 201–1000, our held-out seeds 5040–5399,
