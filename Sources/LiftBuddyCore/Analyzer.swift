@@ -602,7 +602,8 @@ public struct Analyzer: Sendable {
       count(measured, ends: ends, rise: rise, into: &events)
     } else if RepRules.mayStartSet(
       exercise: session.exercise, cameDownFromStand: fromStand,
-      stoodAtBottom: RepRules.stoodAtBottom(heights, startS: startS, noiseCm: noise.sigmaCm))
+      stoodAtBottom: RepRules.stoodAtBottom(
+        heights, startS: startS, noiseCm: noise.sigmaCm, ends: ends))
     {
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
@@ -651,7 +652,8 @@ public struct Analyzer: Sendable {
       || RepRules.mayStartSet(
         exercise: session.exercise, cameDownFromStand: fromStand,
         stoodAtBottom: RepRules.stoodAtBottom(
-          heights, startS: measured.judged.startS, noiseCm: noise.sigmaCm))
+          heights, startS: measured.judged.startS, noiseCm: noise.sigmaCm,
+          ends: RepRules.Ends(bottomCm: rise.valley.cm, topCm: rise.peak.cm)))
   }
 
   /// The bar stopped at a bottom: a provisional first rep that rose from

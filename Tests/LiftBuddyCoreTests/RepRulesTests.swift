@@ -873,6 +873,65 @@ import Testing
     }
   }
 
+  /// A headerless deadlift whose sonar, aimed past the plates, read the
+  /// feet or the plates in runs of a few readings while the bar lay on the
+  /// floor (independent looked-at 20095, fresh 210116, 220148: their first
+  /// pulls were no set's): the stand under the echoes starts the set.
+  @Test func aPullFromAFloorReadThroughEchoRunsStartsTheSet() {
+    let lift = SyntheticLift.deadlift(
+      reps: 3, romCm: 57, up: 1.0, hold: 0.6, down: 1.0, rest: 2.5)
+    let rate = 30.0
+    // Echo runs through the floor's readings before the first pull, as
+    // independent 20095's: 10 5 7 … 11 5 under a bar at 20.
+    let echoes: [Int: Int] = [
+      40: 7, 41: 5, 42: 6, 55: 10, 56: 5, 57: 7, 66: 6, 67: 5, 68: 8,
+      79: 10, 80: 5, 81: 7, 87: 11, 88: 5,
+    ]
+    let lines = lift.noisyLines(rateHz: rate, sigmaCm: 1.5, seed: 3).map {
+      line -> (t: Double, line: String) in
+      let n = Int((line.t * rate).rounded())
+      guard line.line.hasPrefix("s:"), let cm = echoes[n] else { return line }
+      return (line.t, "s:\(cm)")
+    }
+    let e = analyze(lines, session: SessionInfo(source: "test", exercise: nil))
+    #expect(e.reports.count == 1)
+    // (Its range reads long, 66 cm, as 20095's did: with no exercise
+    // named, the floor under the echo that ends the stand is not known.)
+    #expect(e.reports.first?.reps.count == 3)
+  }
+
+  /// What the echo runs under a resting bar are not: a dip before a drive
+  /// (a clean's at the hang, tune clean-and-press 498), the readings a
+  /// stuck sonar repeated before it read the dip's bottom (continuous-sets
+  /// 553), and a bar resting on the hooks over a sonar switching to a
+  /// target 17 cm under it (independent looked-at 20118, a "set" of two).
+  @Test func aDipAStuckSonarOrASwitchIsNoStandOverEchoes() {
+    func read(_ cms: [Double], rate: Double = 20, endingAt end: Double = 10) -> [TimedHeight] {
+      cms.enumerated().map {
+        TimedHeight(t: end - Double(cms.count - 1 - $0.offset) / rate, cm: $0.element)
+      }
+    }
+    let lead = Array(repeating: 83.0, count: 20)
+    let clean = RepRules.Ends(bottomCm: 66, topCm: 148)
+    let dip = read(lead + [83, 82.5, 83.5, 84.2, 83, 82.1, 78.6, 72.4, 68.2, 66.2, 66.5])
+    #expect(!RepRules.stoodAtBottom(dip, startS: 10, noiseCm: 0.6, ends: clean))
+    let stuck = read(lead + [81, 80.6, 79.9, 81.1, 81.1, 81.1, 81.1, 69.2, 68.8, 69.8, 68.6])
+    #expect(!RepRules.stoodAtBottom(stuck, startS: 10, noiseCm: 0.6, ends: clean))
+    let hooks = read(
+      lead.map { $0 + 17 } + [
+        101, 102, 100, 98.9, 102, 98.7, 93.6, 81.4, 89.5, 101.9, 99.2, 84.5, 87, 83.9,
+      ],
+      rate: 40)
+    #expect(
+      !RepRules.stoodAtBottom(
+        hooks, startS: 10, noiseCm: 0.6, ends: RepRules.Ends(bottomCm: 84, topCm: 101)))
+    // The same readings under a bar whose rise began at the hooks' level:
+    // echoes under its stand.
+    #expect(
+      RepRules.stoodAtBottom(
+        hooks, startS: 10, noiseCm: 0.6, ends: RepRules.Ends(bottomCm: 98, topCm: 150)))
+  }
+
   /// Nothing before the stream's first reading shows a stand: the same
   /// 0.3 s at 150 cm stood when the stream had begun 0.3 s earlier still.
   @Test func theStreamsStartShowsNoStand() {

@@ -320,16 +320,73 @@ enum RepRules {
   /// Judged on the readings, not on the rise's valley: a rise split where
   /// the bar was parked (on the hooks) starts its count from the park, a
   /// few centimetres below where the lifter then stood with it.
+  ///
+  /// Given the rise's `ends`, a stand read through echoes counts too
+  /// (`stoodOverEchoes`).
   static func stoodAtBottom<C: BidirectionalCollection<TimedHeight>>(
-    _ samples: C, startS: Double, noiseCm: Double
+    _ samples: C, startS: Double, noiseCm: Double, ends: Ends? = nil
   )
     -> Bool
   {
     guard seenBeforeRise(samples, startS: startS) else { return false }
     var window = standWindow(samples, endingAt: startS)
     guard window.count >= minReadingsToJudgeStand else { return true }
-    return stood(&window, noiseCm: noiseCm) != nil
+    if stood(&window, noiseCm: noiseCm) != nil { return true }
+    guard let ends else { return false }
+    return stoodOverEchoes(samples, startS: startS, noiseCm: noiseCm, ends: ends)
   }
+
+  /// Whether the bar stood at the rise's bottom while the sonar, past the
+  /// plates or at the feet, read something nearer in runs of a few
+  /// readings: a loaded bar on the floor (or held at the shoulders) goes
+  /// nowhere below its rest between readings, so readings well under it
+  /// that the bar is read above again, or that it jumped to from its
+  /// level faster than any bar moves (`StuckReadings.reach`, and twice the
+  /// stand's own tolerance), are echoes, not a stand broken. Up to
+  /// `maxEchoShareUnderStand` of the readings may be such echoes, and what
+  /// is left must stand as any stand and lie in the rise's lower
+  /// `echoedStandShareOfRise` (echoes under it pull the rise's valley
+  /// down). Headerless pulls off a floor read 10 5 7 … 11 5 under a bar at
+  /// 20 were no set's first rep (independent looked-at 20095 and 60008,
+  /// fresh 210116, 220148, 230133 and more; 40067 and 30082 presses).
+  /// Not a stand: a dip before a drive, read going down step by step (a
+  /// clean's at the hang: our tune clean-and-press 498); readings a stuck
+  /// sonar repeated over such a dip, judged without their repeats, across
+  /// the time they hid (continuous-sets 553); a bar on the hooks over a
+  /// sonar switching to a target 17 cm under it, its "rise" from there no
+  /// rise from the stand (looked-at 20118, a "set" of two in a rest).
+  private static func stoodOverEchoes<C: BidirectionalCollection<TimedHeight>>(
+    _ samples: C, startS: Double, noiseCm: Double, ends: Ends
+  ) -> Bool {
+    let window = StuckReadings.removed(from: standReadings(samples, endingAt: startS))
+    guard window.count >= minReadingsToJudgeStand else { return false }
+    let sorted = window.map(\.cm).sorted()
+    let tolerance = max(sameEndMinCm, standSigmas * noiseCm)
+    let levelLow = sorted[sorted.count - 1 - sorted.count / strayShare] - tolerance
+    guard let firstEcho = window.firstIndex(where: { $0.cm < levelLow }) else { return false }
+    let readAgain = window[(firstEcho + 1)...].contains { $0.cm >= levelLow }
+    let jumped =
+      firstEcho > 0 && window[firstEcho - 1].cm >= levelLow
+      && window[firstEcho - 1].cm - window[firstEcho].cm
+        > max(
+          2 * tolerance,
+          StuckReadings.reach(after: window[firstEcho].t - window[firstEcho - 1].t))
+    var standing = sorted.filter { $0 >= levelLow }
+    guard readAgain || jumped,
+      Double(standing.count) >= (1 - maxEchoShareUnderStand) * Double(window.count),
+      let level = stood(&standing, noiseCm: noiseCm)
+    else { return false }
+    return level - ends.bottomCm <= max(sameEndMinCm, echoedStandShareOfRise * ends.rangeCm)
+  }
+  /// At most this share of a stand's readings may be echoes: 20095's floor
+  /// read 5 in 15 under the bar in the half second before its pull; more
+  /// than that and what is left is too little to call a stand.
+  static let maxEchoShareUnderStand = 0.4
+  /// The stand under echoes lies in the rise's lower third: the echoes
+  /// pull a rise's valley 8–15 cm under a bar resting at 20 before a
+  /// 57-cm pull (20095: 12.5), and a stand any higher was not at the
+  /// bottom of the rise but at a switching sonar's other end.
+  static let echoedStandShareOfRise = 1.0 / 3
 
   /// Whether the readings reach back `minStandBeforeSetS` before a rise
   /// began: a rise the stream (or the analyzer's buffer, after a silence
@@ -346,13 +403,20 @@ enum RepRules {
   private static func standWindow<C: BidirectionalCollection<TimedHeight>>(
     _ samples: C, endingAt t: Double
   ) -> [Double] {
-    var window: [Double] = []
+    standReadings(samples, endingAt: t).map(\.cm)
+  }
+
+  /// The readings of the `minStandBeforeSetS` up to `t`, oldest first.
+  private static func standReadings<C: BidirectionalCollection<TimedHeight>>(
+    _ samples: C, endingAt t: Double
+  ) -> [TimedHeight] {
+    var window: [TimedHeight] = []
     for s in samples.reversed() {
       if s.t > t { continue }
       if s.t < t - minStandBeforeSetS { break }
-      window.append(s.cm)
+      window.append(s)
     }
-    return window
+    return window.reversed()
   }
 
   /// The level the bar stood at over the `minStandBeforeSetS` up to `t`,

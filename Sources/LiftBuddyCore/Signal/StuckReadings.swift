@@ -58,8 +58,12 @@ enum StuckReadings {
   }
 
   private static func jumped(from a: TimedHeight, to b: TimedHeight) -> Bool {
-    let dt = b.t - a.t
-    let reach = TrackGate.marginCm + 0.5 * TrackGate.maxAccelerationCmPerS2 * dt * dt
-    return abs(b.cm - a.cm) > reach
+    abs(b.cm - a.cm) > reach(after: b.t - a.t)
+  }
+
+  /// The farthest a bar at rest can be read to go in `dt`: the sonar's
+  /// margin plus the hardest acceleration's reach.
+  static func reach(after dt: Double) -> Double {
+    TrackGate.marginCm + 0.5 * TrackGate.maxAccelerationCmPerS2 * dt * dt
   }
 }
