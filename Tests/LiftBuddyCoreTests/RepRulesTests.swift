@@ -875,14 +875,14 @@ import Testing
 
   /// A headerless deadlift whose sonar, aimed past the plates, read the
   /// feet or the plates in runs of a few readings while the bar lay on the
-  /// floor (independent looked-at 20095, fresh 210116, 220148: their first
-  /// pulls were no set's): the stand under the echoes starts the set.
+  /// floor (independent fresh 220148, 210116, 230133: their first pulls
+  /// were no set's): the stand under the echoes starts the set.
   @Test func aPullFromAFloorReadThroughEchoRunsStartsTheSet() {
     let lift = SyntheticLift.deadlift(
       reps: 3, romCm: 57, up: 1.0, hold: 0.6, down: 1.0, rest: 2.5)
     let rate = 30.0
     // Echo runs through the floor's readings before the first pull, as
-    // independent 20095's: 10 5 7 … 11 5 under a bar at 20.
+    // independent looked-at 20095's: 10 5 7 … 11 5 under a bar at 20.
     let echoes: [Int: Int] = [
       40: 7, 41: 5, 42: 6, 55: 10, 56: 5, 57: 7, 66: 6, 67: 5, 68: 8,
       79: 10, 80: 5, 81: 7, 87: 11, 88: 5,
@@ -895,8 +895,8 @@ import Testing
     }
     let e = analyze(lines, session: SessionInfo(source: "test", exercise: nil))
     #expect(e.reports.count == 1)
-    // (Its range reads long, 66 cm, as 20095's did: with no exercise
-    // named, the floor under the echo that ends the stand is not known.)
+    // (Its range reads long, 66 cm: with no exercise named, the floor
+    // under the echo that ends the stand is not known.)
     #expect(e.reports.first?.reps.count == 3)
   }
 

@@ -346,9 +346,12 @@ enum RepRules {
   /// `maxEchoShareUnderStand` of the readings may be such echoes, and what
   /// is left must stand as any stand and lie in the rise's lower
   /// `echoedStandShareOfRise` (echoes under it pull the rise's valley
-  /// down). Headerless pulls off a floor read 10 5 7 … 11 5 under a bar at
-  /// 20 were no set's first rep (independent looked-at 20095 and 60008,
-  /// fresh 210116, 220148, 230133 and more; 40067 and 30082 presses).
+  /// down). Pulls off a floor read 20.6 21.8 2.3 2.7 17.6 20.1, or 21.3
+  /// then 2.9 2.8 3.0 2.8 up to the pull, were no set's first rep where
+  /// no exercise was named (independent fresh 220148, 210116, 230133,
+  /// 250076), nor were presses from a front rack read 134 125 130 140 or
+  /// with a no-echo 0 (fresh 210083, 200014, 210106; looked-at 30082,
+  /// 40067).
   /// Not a stand: a dip before a drive, read going down step by step (a
   /// clean's at the hang: our tune clean-and-press 498); readings a stuck
   /// sonar repeated over such a dip, judged without their repeats, across
@@ -383,14 +386,15 @@ enum RepRules {
     else { return false }
     return level - ends.bottomCm <= max(sameEndMinCm, echoedStandShareOfRise * ends.rangeCm)
   }
-  /// At most this share of a stand's readings may be echoes: 20095's floor
-  /// read 5 in 15 under the bar in the half second before its pull; more
-  /// than that and what is left is too little to call a stand.
+  /// At most this share of a stand's readings may be echoes: dirty floors
+  /// read 2 to 5 in 12–15 under the bar in the half second before a pull
+  /// (fresh 220148, 210116); more than that and what is left is too
+  /// little to call a stand.
   static let maxEchoShareUnderStand = 0.4
   /// The stand under echoes lies in the rise's lower third: the echoes
-  /// pull a rise's valley 8–15 cm under a bar resting at 20 before a
-  /// 57-cm pull (20095: 12.5), and a stand any higher was not at the
-  /// bottom of the rise but at a switching sonar's other end.
+  /// pull a rise's valley up to 18 cm under a bar resting at 21 before a
+  /// 57-cm pull (fresh 210116: 2.8), and a stand any higher was not at
+  /// the bottom of the rise but at a switching sonar's other end.
   static let echoedStandShareOfRise = 1.0 / 3
 
   /// Whether the readings reach back `minStandBeforeSetS` before a rise
