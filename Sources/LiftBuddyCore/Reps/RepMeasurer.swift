@@ -405,8 +405,8 @@ struct RepMeasurer: Sendable {
       attempts.append(StuckReadings.removed(from: samples, bridged: true))
     }
     // Readings at 20 Hz or faster never need the second, sparse attempt.
-    let sparseHelps =
-      Self.minWindowReadings * Self.readingSpacing(cleaned, rise: rise) > Self.minWindowS
+    let spacingS = Self.readingSpacing(cleaned, rise: rise)
+    let sparseHelps = Self.minWindowReadings * spacingS > Self.minWindowS
     for sparse in sparseHelps ? [false, true] : [false] {
       for nearGuess in [false, true] {
         for (i, readings) in attempts.enumerated() {
@@ -417,9 +417,7 @@ struct RepMeasurer: Sendable {
             // reads its mean at its peak, a lower bound on the speed.
             if i == 0 {
               Self.timeFromRest(
-                &m,
-                readings: Double(rise.peak.t - rise.valley.t)
-                  / max(Self.readingSpacing(cleaned, rise: rise), .leastNonzeroMagnitude))
+                &m, readings: (rise.peak.t - rise.valley.t) / max(spacingS, .leastNonzeroMagnitude))
             }
             return m
           }
