@@ -59,6 +59,44 @@ import Testing
     #expect(error / 3 < 0.5)
   }
 
+  /// Heavy pulls ground out at 0.21 m/s (71 cm in 3.4 s, peaking at 0.33
+  /// m/s), read at 40 Hz: under 1 cm a reading, less than the turn
+  /// finder's still tolerance, so its still test (each reading against
+  /// the running top) held the top all the way up, and the set's second
+  /// and third pulls were counted as soon as they came within the set's
+  /// tolerance of its top, 10–14 cm under their lockouts (independent
+  /// fresh 400017: 57.7 cm of 71.3). Counted once the readings stop
+  /// rising (`Analyzer.creepingUp`), each is measured to its lockout.
+  @Test func aGrinderIsCountedAtItsLockoutNotOnTheWayUp() {
+    let lift = SyntheticLift.deadlift(
+      reps: 3, romCm: 71, up: 3.4, hold: 1.5, down: 1.2, rest: 2.0)
+    var analyzer = Analyzer(session: SessionInfo(source: "test", exercise: .deadlift))
+    var events: [AnalyzerEvent] = []
+    var toldAt: [Double] = []
+    for (t, line) in lift.noisyLines(rateHz: 40, sigmaCm: 0.5, seed: 7) {
+      var e: [AnalyzerEvent] = []
+      analyzer.ingest(line: line, at: t, into: &e)
+      toldAt += e.reps.map { _ in t }
+      events += e
+    }
+    analyzer.finish(into: &events)
+    let reps = events.reports.flatMap(\.reps)
+    #expect(reps.count == 3)
+    // And told as soon as the bar stops, not when it leaves the top: the
+    // set's later pulls (its first waits for its way down).
+    #expect(toldAt.count == 3)
+    for (told, want) in zip(toldAt, lift.truth).dropFirst() {
+      #expect(abs(told - want.end) < 0.5, "told at \(told) for a lockout at \(want.end)")
+    }
+    for (got, want) in zip(reps, lift.truth) {
+      #expect(abs(got.romCm - want.romCm) < 3, "\(got.romCm) for \(want.romCm)")
+      // A half-sine grind's last 0.3 s moves the bar 1.5 cm: its end is
+      // read within that, its range and speed to a few percent.
+      #expect(abs(got.concentricEndS - want.end) < 0.4, "\(got.concentricEndS) for \(want.end)")
+      #expect(abs(got.meanVelocityMps - want.meanMps) < 0.03, "\(got.meanVelocityMps)")
+    }
+  }
+
   /// Presses with no pause at either end: the bar bounces off the
   /// shoulders and turns at lockout, its velocity passing through zero at
   /// about 2.7 m/s² (half-sine phases of 1 s over 55 cm, as in the real

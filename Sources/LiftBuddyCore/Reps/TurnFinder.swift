@@ -22,7 +22,11 @@ struct TurnFinder: Sendable {
   /// readings at 20 Hz: a bar still moving at 7 cm/s or more leaves the
   /// tolerance within it. Measured on the sweep (seeds 1–20): 0.15 s and
   /// 0.2 s count the same reps (98.0 / 97.9 % exact sets) and 0.15 s tells
-  /// them 0.05 s sooner.
+  /// them 0.05 s sooner. Each reading is measured against the running
+  /// top, so a bar rising by less than the tolerance a reading (under
+  /// 0.2 m/s at 20 Hz) passes too: a lockout's smoothed height creeps in
+  /// that way and is told promptly, and a grinder's is refused where a
+  /// rep would be counted (`Analyzer.creepingUp`).
   static let stillS = 0.15
   static let minStillToleranceCm = 1.0
   /// Likewise: a held top's smoothed height strays by its noise, and a
@@ -243,6 +247,12 @@ struct TurnFinder: Sendable {
       settledTop = peak
       emit(.topSettled(current))
     }
+  }
+
+  /// Forgets that the rising bar's top settled, so that it is told again
+  /// the next time it holds (`Analyzer`: a grinder still creeping up).
+  mutating func unsettleTop() {
+    settledTop = nil
   }
 
   /// A parked rise's top stays the park (`plateauExitCm`), but the bar
