@@ -348,6 +348,13 @@ public struct Analyzer: Sendable {
     {
       return
     }
+    // A set's rep is not measured while the bar may still be creeping up
+    // to its lockout (`creepingUp`): its top is told again at the next
+    // hold.
+    if sets.band != nil, creepingUp() {
+      turns.unsettleTop()
+      return
+    }
     measuredRise = (rise.valley.t, rise.peak.cm)
     let from = (rise.previousPeak?.t ?? rise.valley.t) - 2 * configuration.smoothingWindowS - 1
     let samples = Array(heights.drop { $0.t < from })
@@ -502,11 +509,6 @@ public struct Analyzer: Sendable {
             tiltedShare: attitude.tiltedShare(
               in: startS...rep.concentricEndS, overDeg: RepRules.maxClipTiltDeg))
         else { return }
-        if creepingUp() {
-          measuredRise = nil
-          turns.unsettleTop()
-          return
-        }
         stranger = nil
         if sets.repsInSet >= SetTracker.maxRepsPerSet { endSet(into: &events) }
         count(measured, ends: ends, rise: rise, into: &events)
@@ -624,8 +626,11 @@ public struct Analyzer: Sendable {
   /// reading with the running top, so a grinder creeping up by less than
   /// its tolerance a reading is "held" mid-pull, and a set's deadlift was
   /// counted 12 cm under its lockout (independent fresh 400017, 380013:
-  /// 57.7 cm of 71.3). Such a rep is not counted yet, and the turn finder
-  /// tells its top again at the next hold (`TurnFinder.unsettleTop`;
+  /// 57.7 cm of 71.3). Such a rise is not measured yet (asked before the
+  /// measurer: asked at the count, each rep was measured again at every
+  /// reading of its last 0.15 s, and `analyze` ran the 60-minute stream
+  /// at 2.6 M lines/s instead of 5.3), and the turn finder tells its top
+  /// again at the next hold (`TurnFinder.unsettleTop`;
   /// left to the bar leaving the top instead, the first rep event's p90
   /// rose 0.51 → 0.58 s on the looked-at streams). Anchoring the turn
   /// finder's own still test instead cost the lockouts their latency (a
