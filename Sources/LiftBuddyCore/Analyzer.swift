@@ -636,8 +636,8 @@ public struct Analyzer: Sendable {
   /// finder's own still test instead cost the lockouts their latency (a
   /// lockout's smoothed height creeps too: p90 0.51 → 0.65 s). Counts and
   /// latency unchanged on every split; ROM MAE: nine independent held-out
-  /// sets 1.00 → 0.96 cm, looked-at 1,020 1.05 → 1.01, fresh 1,440
-  /// 1.00 → 0.96 and 1.00 → 0.97, ours tune 201–1000 0.71 / 0.72 →
+  /// sets 1.00 → 0.96 cm, looked-at 1,020 1.05 → 1.01, both fresh 1,440
+  /// 1.00 → 0.97, ours tune 201–1000 0.71 / 0.72 →
   /// 0.66 / 0.67, held-out 0.87 → 0.80, sweep 0.54 → 0.48.
   private func creepingUp() -> Bool {
     guard let newest = heights.last else { return false }
