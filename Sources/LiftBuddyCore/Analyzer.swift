@@ -565,7 +565,10 @@ public struct Analyzer: Sendable {
     // 240229). Not of every rep: a deadlift's pull over a dirty floor's
     // no-echo zeros, measured at 0.79 of its rise, would have its ramp's
     // readings against the zeros counted as steps (fresh 240165).
-    guard !RepMeasurer.jumpedAcross(measured.kept, rise: lift, answered: sent),
+    guard
+      !RepMeasurer.jumpedAcross(
+        measured.kept, rise: lift, answered: sent,
+        lookbackReadings: RepMeasurer.firstRepLookbackReadings),
       rep.romCm >= RepMeasurer.minRomShareOfRise * (lift.peak.cm - lift.valley.cm)
         || !jumpedAcrossItsOwnEnds(measured)
     else { return }
@@ -672,7 +675,9 @@ public struct Analyzer: Sendable {
       valley: TimedHeight(t: measured.judged.startS, cm: topCm - rep.romCm),
       peak: TimedHeight(t: rep.concentricEndS, cm: topCm), previousPeak: nil,
       arrivedAtValleyT: measured.judged.startS)
-    return RepMeasurer.jumpedAcross(measured.kept, rise: rise, answered: sent)
+    return RepMeasurer.jumpedAcross(
+      measured.kept, rise: rise, answered: sent,
+      lookbackReadings: RepMeasurer.firstRepLookbackReadings)
   }
 
   /// Whether a rise that is no rep of the open set may begin a new one with

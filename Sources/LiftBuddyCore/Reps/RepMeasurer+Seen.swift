@@ -352,7 +352,8 @@ extension RepMeasurer {
   /// held-out unchanged; the fresh independent held-out set: exact
   /// 94.6 → 94.9 %, no-set 3 → 2, invented 6 → 5.
   static func jumpedAcross(
-    _ samples: [TimedHeight], rise: TurnFinder.Rise, answered: Answered
+    _ samples: [TimedHeight], rise: TurnFinder.Rise, answered: Answered,
+    lookbackReadings: Int = switchingLookbackReadings
   ) -> Bool {
     let range = rise.peak.cm - rise.valley.cm
     guard range > 0 else { return false }
@@ -389,7 +390,7 @@ extension RepMeasurer {
       top > samples.startIndex
     else { return false }
     let left = samples[top - 1].t
-    let lookback = answered(left - maxSwitchingLookbackS, left).suffix(switchingLookbackReadings)
+    let lookback = answered(left - maxSwitchingLookbackS, left).suffix(lookbackReadings)
     let stepsFrom = min(left - switchingLookbackS, lookback.first?.t ?? left)
     if steps(from: stepsFrom, to: rise.peak.t) >= switchingSteps {
       return true
@@ -426,6 +427,23 @@ extension RepMeasurer {
   /// press at 60 Hz its first rep: its descent's readings against the
   /// echoes under the chest (looked-at 30041).
   static let switchingLookbackReadings = 30
+  /// A set's first rep is asked over twice as many (two seconds of a
+  /// 30-Hz sonar, one of a 60-Hz one, still within
+  /// `maxSwitchingLookbackS`): the bar has rested at its bottom before
+  /// it, so a switch seen then is the sonar's, and an overhead press bar
+  /// on the hooks over a sonar switching between the floor and a target
+  /// 71 cm nearer made five steps in the second before it "left", one
+  /// short (independent 610043, 610091: sets of one in the rests). Not a
+  /// set's later reps: their lookback reaches into the rep before, and a
+  /// dirty floor's echoes at its lockout and descent made the steps (looked-at
+  /// 20036, fresh 210116, 2,400 more 460052: touch-and-go deadlift reps
+  /// lost when asked over 40 readings). Over 90 a paused bench press at
+  /// 60 Hz lost its first rep again (looked-at 30041, above). 2,400 more
+  /// independent streams (seeds 420000–619999): reports that were no set
+  /// 9 → 7, invented reps 44 → 39, none lost; looked-at 4,140: one
+  /// invented rep fewer; tune 601–1000 one rep lost, the rest of ours
+  /// unchanged.
+  static let firstRepLookbackReadings = 60
   static let maxSwitchingLookbackS = 3.0
   /// A rep's top is read over this much either side of its lockout
   /// (`Analyzer`'s `jumpedAcrossItsOwnEnds`): two to four readings at
