@@ -368,11 +368,18 @@ public struct Analyzer: Sendable {
     // (`BottomEchoes`), and as read if that measures nothing: the track
     // gate may have followed the echoes and dropped the bar's own ramp,
     // and the rise as read at least counts.
+    // Outside a set, a rise that came down first is proved a round trip
+    // by a descent the gate kept (`RepMeasurer.seenMoving`'s
+    // `strictDescent`), unless the lift named is eccentric-first: a squat's
+    // or bench press's first rep is lowered from the unrack, and over a
+    // dirty floor its descent keeps fewer readings (looked-at 30025,
+    // 100132, 2,400 more 600063: first reps lost when asked of every lift).
     let maxRomCm = RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise)
     func measure(_ samples: [TimedHeight], _ lift: TurnFinder.Rise) -> RepMeasurer.Measured? {
       measurer.measure(
         samples: samples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
-        maxRomCm: maxRomCm, attitude: attitude, noiseCm: noise.sigmaCm, answered: sent)
+        maxRomCm: maxRomCm, attitude: attitude, noiseCm: noise.sigmaCm, answered: sent,
+        strictDescent: sets.band == nil && session.exercise?.isEccentricFirst != true)
     }
     var lift = anchored
     var measured: RepMeasurer.Measured? = nil

@@ -368,7 +368,7 @@ struct RepMeasurer: Sendable {
   func measure(
     samples: [TimedHeight], rise: TurnFinder.Rise, index: Int, minRiseCm: Double,
     maxRomCm: Double, attitude: AttitudeLog, noiseCm: Double = 0,
-    answered: Answered = { _, _ in [] }
+    answered: Answered = { _, _ in [] }, strictDescent: Bool = false
   ) -> Measured? {
     // Without a stuck sonar's repeats (`StuckReadings`). Should they have
     // hidden so much of the rise that too little is left to fit, the
@@ -381,7 +381,8 @@ struct RepMeasurer: Sendable {
     // between two targets (`Measured.rampSeen`). Last, a ramp the sonar
     // never heard is measured along the straight path across its silence
     // (`bridgedAcrossSilence`).
-    let rampSeen = Self.seenMoving(samples, rise: rise, noiseCm: noiseCm, answered: answered)
+    let rampSeen = Self.seenMoving(
+      samples, rise: rise, noiseCm: noiseCm, answered: answered, strictDescent: strictDescent)
     guard rampSeen || Self.roundTripTop(rise) == nil else { return nil }
     let cleaned = StuckReadings.removed(from: samples)
     let gated = { (samples: [TimedHeight], nearGuess: Bool, sparse: Bool) -> Measured? in
