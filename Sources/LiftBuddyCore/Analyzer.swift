@@ -729,7 +729,8 @@ public struct Analyzer: Sendable {
         p.ends, to: bottom.cm, fromCm: from?.cm, stoodAtTop: p.stoodAtTop, heldTopS: held,
         droveS: p.droveS,
         loweredS: from.map { bottom.t - $0.t } ?? 0,
-        floorRestCm: p.exercise == .deadlift ? level(around: bottom.t) : nil)
+        floorRestCm: p.exercise == .deadlift ? level(around: bottom.t) : nil,
+        silentS: longestSilence(from: from?.t ?? bottom.t, to: bottom.t))
     {
       countedRiseValleyT = p.riseValleyT
       sets.confirm(into: &events)
@@ -739,6 +740,20 @@ public struct Analyzer: Sendable {
     {
       sets.withdraw(.oneWay, into: &events)
     }
+  }
+
+  /// The longest time between kept readings from one time to another
+  /// (`RepRules.maxSilentReturnS`).
+  private func longestSilence(from: Double, to: Double) -> Double {
+    var longest = 0.0
+    var later = to
+    for s in heights.reversed() {
+      if s.t > to { continue }
+      longest = max(longest, later - max(s.t, from))
+      if s.t <= from { break }
+      later = s.t
+    }
+    return longest
   }
 
   /// The median reading within `RepRules.minStandBeforeSetS` of `t` (of

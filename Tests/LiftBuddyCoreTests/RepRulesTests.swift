@@ -993,6 +993,47 @@ import Testing
     #expect(reports.isEmpty, "\(reports.map { (r: LiftReport) in r.reps.map(\.concentricStartS) })")
   }
 
+  /// An overhead press clip handled as the stream began (independent
+  /// 610019, serial at 20 Hz, dirty; no-echo readings as 0): the hand's
+  /// 14-cm "press" from 1.1 s, and its "return" read after the sonar
+  /// heard nothing for more than a second. A return the sonar never heard
+  /// proves no round trip (`RepRules.maxSilentReturnS`): no set.
+  @Test func aReturnNoReadingSawIsNoRoundTrip() {
+    let handled: [(t: Double, cm: Double)] = [
+      (0.010, 126), (0.059, 133), (0.109, 120), (0.160, 127), (0.202, 6), (0.252, 11), (0.311, 131),
+      (0.360, 127), (0.409, 126), (0.460, 131), (0.511, 133), (0.559, 130), (0.611, 126),
+      (0.661, 132), (0.710, 129), (0.760, 131), (0.811, 128), (0.862, 124), (0.904, 9),
+      (0.961, 132), (1.012, 128), (1.060, 134), (1.112, 134), (1.154, 9), (1.212, 130),
+      (1.263, 147), (1.313, 137), (1.361, 137), (1.404, 2), (1.462, 137), (1.513, 139),
+      (1.562, 142), (1.614, 138), (1.662, 141), (1.713, 138), (1.756, 2), (1.815, 141),
+      (1.865, 144), (1.914, 143), (1.965, 139), (2.006, 3), (2.065, 146), (2.107, 12), (2.206, 2),
+      (2.258, 16), (2.315, 146), (2.357, 4), (2.406, 9), (2.464, 145), (2.516, 146), (2.565, 144),
+      (2.616, 147), (2.667, 146), (2.717, 147), (2.757, 10), (2.815, 142), (2.865, 141), (2.938, 0),
+      (2.987, 0), (3.029, 354), (3.088, 0), (3.137, 0), (3.187, 0), (3.239, 0), (3.288, 0),
+      (3.339, 0), (3.388, 0), (3.430, 362), (3.460, 14), (3.539, 0), (3.559, 3), (3.610, 12),
+      (3.690, 0), (3.740, 0), (3.790, 0), (3.841, 0), (3.890, 0), (3.917, 132), (3.991, 0),
+      (4.039, 0), (4.060, 7), (4.110, 5), (4.169, 127), (4.218, 131), (4.260, 3), (4.318, 129),
+      (4.361, 14), (4.418, 128), (4.460, 2), (4.518, 129), (4.568, 130), (4.641, 0), (4.669, 129),
+      (4.741, 0), (4.769, 130), (4.842, 0), (4.868, 126), (4.918, 128), (4.969, 125), (5.019, 125),
+      (5.070, 126), (5.141, 0), (5.169, 126), (5.219, 128), (5.271, 131), (5.321, 129),
+      (5.370, 125), (5.420, 127), (5.472, 132), (5.520, 127), (5.570, 126), (5.620, 128),
+      (5.670, 134), (5.744, 0), (5.771, 128), (5.821, 117), (5.871, 124), (5.922, 132),
+      (5.972, 123),
+    ]
+    let lines = handled.map { (t: $0.t, line: "s:\(Int($0.cm))") }
+    let reports = analyze(lines, session: SessionInfo(source: "test", exercise: .overheadPress))
+      .reports
+    #expect(reports.isEmpty, "\(reports.map { (r: LiftReport) in r.reps.map(\.concentricStartS) })")
+    #expect(
+      !RepRules.cameBackDown(
+        RepRules.Ends(bottomCm: 120, topCm: 134), to: 121, fromCm: 133, stoodAtTop: true,
+        heldTopS: 0.5, droveS: 0.8, loweredS: 1.5, silentS: 1.2))
+    #expect(
+      RepRules.cameBackDown(
+        RepRules.Ends(bottomCm: 120, topCm: 134), to: 121, fromCm: 133, stoodAtTop: true,
+        heldTopS: 0.5, droveS: 0.8, loweredS: 1.5, silentS: 0.9))
+  }
+
   /// A deadlift clip clipped on and swung up in a hand as the stream
   /// began (independent fresh 240115, BLE, dirty; no-echo readings as 0):
   /// a 29-cm rise from 0.14 s, tilted 18° (within `maxClipTiltDeg`), then

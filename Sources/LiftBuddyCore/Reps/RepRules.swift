@@ -98,9 +98,11 @@ enum RepRules {
   /// (tune held-out session-mess 5323).
   static func cameBackDown(
     _ ends: Ends, to bottomCm: Double, fromCm: Double?, stoodAtTop: Bool, heldTopS: Double,
-    droveS: Double, loweredS: Double, floorRestCm: Double? = nil
+    droveS: Double, loweredS: Double, floorRestCm: Double? = nil, silentS: Double = 0
   ) -> Bool {
-    guard let fromCm, sameEnd(fromCm, ends.topCm, rangeCm: ends.rangeCm) else { return false }
+    guard let fromCm, sameEnd(fromCm, ends.topCm, rangeCm: ends.rangeCm),
+      silentS <= maxSilentReturnS
+    else { return false }
     let turned = droveS >= minUnheldDriveS && loweredS >= minControlledLoweringS
     let back =
       sameEnd(bottomCm, ends.bottomCm, rangeCm: ends.rangeCm)
@@ -108,6 +110,20 @@ enum RepRules {
         && floorRestCm.map { sameEnd($0, ends.bottomCm, rangeCm: ends.rangeCm) } == true)
     return back && (stoodAtTop || turned) && heldTopS <= maxLockoutHoldS
   }
+  /// The bar is seen coming back: no silence of the kept readings on the
+  /// way from the top to the bottom longer than the smoother bridges
+  /// (`Analyzer.maxBridgeS`). A loaded bar is lowered in 1–2 s; a sonar
+  /// silent longer than this across it heard nothing of the way down, and
+  /// what it read after the silence may be no bar: a pick-up from the
+  /// floor held through a carry, the clip then taken off and laid down
+  /// for 12 s of no-echo, came "back" to the floor when the clip read 3 cm
+  /// (independent 580086); a clip handled at the start of a recording,
+  /// silent 1.5–2 s, "pressed" 14 cm (610019). Both sets of one; 6,540
+  /// looked-at independent streams otherwise unchanged, ours unchanged.
+  /// At 0.5 s, ten deadlift sets lost their first pull (dead-stop and
+  /// heavy, dirty and typical: the lowering read across no-echo runs); at
+  /// 2 s, 610019 passed again.
+  static let maxSilentReturnS = 1.0
   /// A press or a pull is driven over 40–70 cm at a mean of at most about
   /// 1 m/s outside warm-ups, so for 0.4 s or more; a hand swinging the
   /// clip, or a clip handled at the start of a recording, rises in 0.1–0.4 s.
