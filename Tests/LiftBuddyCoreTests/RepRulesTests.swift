@@ -137,6 +137,21 @@ import Testing
     }
   }
 
+  /// With no exercise named, a rise is a rep only if it travels as far as
+  /// the shortest full-range lift, a bench press by a short-armed lifter
+  /// with a big arch (`Analyzer.defaultMinRiseCm`, 20 cm): a bar on the
+  /// floor jacked 18 cm and set down in a rest, held at the top as a
+  /// lockout is, is no set; the same round trip of 24 cm is a set of one.
+  @Test func anUnnamedLiftTravelsAtLeastTheShortestBenchPress() {
+    for (rom, reps) in [(18.0, 0), (24.0, 1)] {
+      let lift = SyntheticLift(
+        startCm: 22, leadIn: 3,
+        phases: presses(1, rom: rom, up: 0.6, hold: 0.8, rest: 6))
+      let e = events(lift, nil)
+      #expect(e.reports.map(\.reps.count) == (reps == 0 ? [] : [reps]), "\(rom) cm")
+    }
+  }
+
   @Test func finalRepsOfASquatSetAreToldWithinHalfASecondOfLockout() {
     let lift = SyntheticLift.squat(reps: 4)
     for rate in [15.0, 20.0, 40.0] {
@@ -491,7 +506,11 @@ import Testing
     #expect(alone.reports.map(\.reps.count) == [3], "\(alone.reports.map(\.reps))")
     let twice = events(
       SyntheticLift(startCm: 104, leadIn: 3, phases: set + [rest] + dip + dip + [rest]), exercise)
-    #expect(twice.reports.map(\.reps.count) == [3, 2], "\(twice.reports.map(\.reps))")
+    // Unless no lift is named and the dip is shorter than any lift's full
+    // range (`Analyzer.defaultMinRiseCm`): then it is no rep at all.
+    let unnamedMinimumCm = 20.0
+    let proved = exercise == nil && dipCm < unnamedMinimumCm ? [3] : [3, 2]
+    #expect(twice.reports.map(\.reps.count) == proved, "\(twice.reports.map(\.reps))")
   }
 
   /// The same for a lift that rises first: a set of three 50-cm overhead
