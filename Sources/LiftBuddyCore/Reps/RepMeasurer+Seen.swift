@@ -450,7 +450,7 @@ extension RepMeasurer {
   /// 20036, fresh 210116, 2,400 more 460052: touch-and-go deadlift reps
   /// lost when asked over 40 readings). Over 90 a paused bench press at
   /// 60 Hz lost its first rep again (looked-at 30041, above). 2,400 more
-  /// independent streams (seeds 420000–619999): reports that were no set
+  /// independent streams (seeds 420000–420119, 430000–, … 610119): reports that were no set
   /// 9 → 7, invented reps 44 → 39, none lost; looked-at 4,140: one
   /// invented rep fewer; tune 601–1000 one rep lost, the rest of ours
   /// unchanged.
