@@ -555,6 +555,24 @@ public struct Analyzer: Sendable {
       // The second rep of the set the first one started: the same top, and
       // the same bottom or a round trip from that top.
       if RepRules.belongs(ends, toSet: p.ends, cameDownFirst: cameDown) {
+        // Only a rise a set's first rep could have been proves one: no
+        // step faster than a bar back and forth across its range
+        // (`RepMeasurer.jumpedAcross`, as the set-start guard below). A
+        // pick-up from the floor, carried: the carrier's legs read in runs
+        // under the bar, and the step back up to it, 37 to 87 cm in one
+        // period, passed for the pick-up's next rep (independent 1010058).
+        // Not for a named deadlift or press: floor echoes under a pull
+        // step too (a touch-and-go deadlift's second pull, 980036). 11,340
+        // looked-at: reports that were no set 15 → 14, two reps fewer
+        // invented (and a squat single's stray one, 250106), nothing lost;
+        // ours and the eleven held-out sets unchanged.
+        if p.exercise?.isEccentricFirst != false,
+          RepMeasurer.jumpedAcross(
+            measured.kept, rise: lift, answered: sent,
+            lookbackReadings: RepMeasurer.firstRepLookbackReadings)
+        {
+          return
+        }
         if RepRules.mayConfirmByNextRep(
           exercise: p.exercise, stoodAtTop: p.stoodAtTop, cameDownFirst: p.cameDownFirst),
           p.rampSeen || rise.previousPeak.map({ seenDescent(from: $0, to: rise.valley) }) == true
