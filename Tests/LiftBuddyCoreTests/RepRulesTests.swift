@@ -513,6 +513,34 @@ import Testing
     #expect(twice.reports.map(\.reps.count) == proved, "\(twice.reports.map(\.reps))")
   }
 
+  /// A session of singles: a 50-cm squat or bench press from the top, and
+  /// in the rest a 24-cm dip and back (a spotters' lift after a failed
+  /// single, 24 cm against a single of 61: independent 570110; a sonar
+  /// switching 18 cm under a bench bar parked after a single of 30,
+  /// 410093). A set of one sets the session's range as any set does:
+  /// the dip, under two thirds of it, waits for a second rep like it, and
+  /// a second single of the session's range counts at once.
+  @Test(arguments: [Exercise.squat, .benchPress, nil])
+  func aDipInTheRestFarShorterThanTheSessionsSinglesIsNoSet(exercise: Exercise?) {
+    func single(_ cm: Double) -> [Phase] {
+      [
+        .init(duration: 1.4, deltaCm: -cm), .init(duration: 0.4, deltaCm: 0),
+        .init(duration: 1.6, deltaCm: cm), .init(duration: 1.5, deltaCm: 0),
+      ]
+    }
+    let rest = Phase(duration: 20, deltaCm: 0)
+    let dip: [Phase] = [
+      .init(duration: 0.8, deltaCm: -24), .init(duration: 0.2, deltaCm: 0),
+      .init(duration: 0.6, deltaCm: 24), .init(duration: 1.5, deltaCm: 0),
+    ]
+    let e = events(
+      SyntheticLift(
+        startCm: 140, leadIn: 3, phases: single(50) + [rest] + dip + [rest] + single(48) + [rest]),
+      exercise)
+    #expect(e.reports.map(\.reps.count) == [1, 1], "\(e.reports.map(\.reps))")
+    #expect(e.reports.flatMap(\.reps).allSatisfy { $0.romCm > 40 }, "\(e.reports.map(\.reps))")
+  }
+
   /// The same for a lift that rises first: a set of three 50-cm overhead
   /// presses from the shoulders, and in the rest the sonar reads the bar
   /// 22 or 30 cm higher and back (an echo run, a

@@ -273,8 +273,8 @@ enum RepRules {
     shortestSetRomCm.map { romCm < minShareOfSessionRom * $0 } ?? false
   }
   static let minShareOfSessionRom = 0.65
-  /// Reps of its own after which a set is no false start, and its range
-  /// the session's (`shortForTheSession`).
+  /// Reps of its own after which a set is no false start (a set of one
+  /// may itself have begun on a move that looked like a rep).
   static let establishedSetReps = 2
 
   /// Whether a first rep may be final at its top: only eccentric-first
