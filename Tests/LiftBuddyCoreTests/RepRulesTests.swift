@@ -1081,6 +1081,36 @@ import Testing
         heldTopS: 0.5, droveS: 0.8, loweredS: 1.5, silentS: 0.9))
   }
 
+  /// A bench press session's first set begins with a 15-cm dip and drive
+  /// from a stand at 100 cm: over the bench press's minimum rise (12 cm,
+  /// for partials within a set) but under any full-range lift's
+  /// (`Analyzer.shortestFullRangeCm`): the bar handled at the hooks (a bar
+  /// lifted onto them from a carry, independent 640050). Alone it starts
+  /// no set; two alike are a set of partials; a full rep counts at once;
+  /// and a user who set a lower minimum (pin presses) has it counted.
+  @Test func aSetsFirstRepShorterThanAFullRangeLiftWaitsForASecond() {
+    func rep(_ cm: Double) -> [Phase] {
+      [
+        .init(duration: 0.8, deltaCm: -cm), .init(duration: 0.3, deltaCm: 0),
+        .init(duration: 0.8, deltaCm: cm), .init(duration: 1.5, deltaCm: 0),
+      ]
+    }
+    let rest = Phase(duration: 20, deltaCm: 0)
+    func counted(_ phases: [Phase], minRomCm: Double? = nil) -> [Int] {
+      let lines = SyntheticLift(startCm: 100, leadIn: 3, phases: phases + [rest]).lines(rateHz: 20)
+      var configuration = AnalyzerConfiguration()
+      configuration.minRomCm = minRomCm
+      return analyze(
+        lines, configuration: configuration,
+        session: SessionInfo(source: "test", exercise: .benchPress)
+      ).reports.map(\.reps.count)
+    }
+    #expect(counted(rep(15)) == [])
+    #expect(counted(rep(15) + rep(15)) == [2])
+    #expect(counted(rep(36)) == [1])
+    #expect(counted(rep(15), minRomCm: 10) == [1])
+  }
+
   /// An overhead press bar eased off the hooks after the clip was handled
   /// (independent 400043, BLE, dirty, 17–32 s): the rise passed the
   /// press's minimum (18 cm), but the rep measured in it was 14 cm in
