@@ -979,6 +979,27 @@ import Testing
         hooks, startS: 10, noiseCm: 0.6, ends: RepRules.Ends(bottomCm: 98, topCm: 150)))
   }
 
+  /// A pull's start fitted among echoes off the feet: the bar lay at 19,
+  /// the sonar read 8 7 7 7, and the fit put the start there; the floor
+  /// read again for 0.3 s after it is the stand's (independent looked-at
+  /// 1280085, its first pull lost). A ramp straight out of the echoes
+  /// crosses the level without standing there.
+  @Test func aStandReadAgainAfterEchoesAtAFittedStartCounts() {
+    let rate = 30.0
+    func read(_ cms: [Double]) -> [TimedHeight] {
+      cms.enumerated().map { TimedHeight(t: 24 + Double($0.offset) / rate, cm: $0.element) }
+    }
+    let floor: [Double] = [19, 19, 20, 19, 19, 19, 19, 19, 19, 18, 20, 19, 18, 19, 19, 20, 19, 18]
+    let echoes: [Double] = [8, 7, 7, 7]
+    let ramp: [Double] = [21, 23, 26, 27, 29, 33, 38, 44, 51, 58, 66, 74, 81, 86, 88]
+    let startS = 24 + (Double(floor.count + echoes.count) - 0.5) / rate
+    let ends = RepRules.Ends(bottomCm: 9.4, topCm: 88)
+    let stoodAgain = read(floor + echoes + [19, 20, 19, 19, 19, 18, 18, 19, 19, 19] + ramp)
+    #expect(RepRules.stoodAtBottom(stoodAgain, startS: startS, noiseCm: 0.8, ends: ends))
+    let rampAtOnce = read(floor + echoes + [19] + ramp)
+    #expect(!RepRules.stoodAtBottom(rampAtOnce, startS: startS, noiseCm: 0.8, ends: ends))
+  }
+
   /// "A reading in five may stray" either way: an overhead press's front
   /// rack read 132 134 130 132 133 132 134 128 (1.3 cm of noise, whole
   /// centimetres) in the half second before its first press, the one
