@@ -700,6 +700,28 @@ import Testing
     #expect(reps.count == 3)
   }
 
+  /// A squat single with no exercise named: down from the stand and back
+  /// up, a round trip that waits for no second rep. The clip lifted off
+  /// the bar on the hooks 8 s later, 118 cm up (no rep: longer than any
+  /// lift's), took it away as a one-way move (independent looked-at
+  /// 1290086, 980042).
+  @Test func aHeaderlessSinglesRoundTripStandsWhenTheClipIsLiftedOffAfterIt() {
+    let phases: [SyntheticLift.Phase] = [
+      .init(duration: 1.4, deltaCm: -58), .init(duration: 0.3, deltaCm: 0),
+      .init(duration: 1.6, deltaCm: 58), .init(duration: 8, deltaCm: 0),
+      .init(duration: 1.2, deltaCm: 118), .init(duration: 2, deltaCm: 0),
+      .init(duration: 1.2, deltaCm: -118), .init(duration: 30, deltaCm: 0),
+    ]
+    let lift = SyntheticLift(startCm: 140, leadIn: 3, phases: phases)
+    let events = analyze(
+      lift.noisyLines(rateHz: 20, sigmaCm: 0.8, seed: 5),
+      session: SessionInfo(source: "test", exercise: nil))
+    #expect(events.reports.count == 1)
+    let reps = events.reports.first?.reps ?? []
+    #expect(reps.count == 1)
+    #expect(abs((reps.first?.romCm ?? 0) - 58) < 2)
+  }
+
   @Test func deadliftStartsWithTheConcentric() {
     // Floor, pull, hold, lower; three times.
     var phases: [SyntheticLift.Phase] = []
