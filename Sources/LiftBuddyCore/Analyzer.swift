@@ -349,7 +349,11 @@ public struct Analyzer: Sendable {
     _ rise: TurnFinder.Rise, stood: Bool, into events: inout [AnalyzerEvent]
   ) {
     // A counted rise that goes on higher: the set's band learns its top.
-    if countedRiseValleyT == rise.valley.t { sets.raiseOnlyRepsTop(toCm: rise.peak.cm) }
+    if countedRiseValleyT == rise.valley.t {
+      sets.raiseOnlyRepsTop(
+        toCm: rise.peak.cm,
+        maxRomCm: RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise))
+    }
     guard rise.peak.cm - rise.valley.cm >= minRiseCm, countedRiseValleyT != rise.valley.t else {
       return
     }

@@ -185,9 +185,16 @@ struct SetTracker: Sendable {
   /// of it (its report stays as told), and the set's next rep, locked out
   /// as high, was then no rep of the set (independent looked-at 30113). A
   /// set of two or more keeps its median: a last rep's rise going on to
-  /// the hooks raised the top a re-rack then reached (70097).
-  mutating func raiseOnlyRepsTop(toCm cm: Double) {
-    guard let set = open, set.ends.count == 1, cm > set.ends[0].topCm else { return }
+  /// the hooks raised the top a re-rack then reached (70097). Nor higher
+  /// than the lift travels (`maxRomCm` over the rep's bottom): a bench
+  /// press's first rep, 70 to 108 cm, "went on" to a stray 178 amid a
+  /// dirty sonar's echoes, and the set's next five reps were no reps of it
+  /// (independent looked-at 830008; its only change in 12,540, none held
+  /// out).
+  mutating func raiseOnlyRepsTop(toCm cm: Double, maxRomCm: Double) {
+    guard let set = open, set.ends.count == 1, cm > set.ends[0].topCm,
+      cm - set.ends[0].bottomCm <= maxRomCm
+    else { return }
     open!.ends[0].topCm = cm
   }
 
