@@ -722,6 +722,34 @@ import Testing
     #expect(abs((reps.first?.romCm ?? 0) - 58) < 2)
   }
 
+  /// A bench press set whose stand after the unrack read one stray 12 cm
+  /// over it amid no-echo readings (the despiker lets it through), 1.5 s
+  /// before the first descent: the descent came down from the stand, not
+  /// from the stray, and the first rep is a round trip (independent
+  /// looked-at 1200004, 1220022).
+  @Test func aStrayReadingOverTheStandIsNoTopTheFirstRepCameDownFrom() {
+    var phases: [SyntheticLift.Phase] = [.init(duration: 3, deltaCm: 0)]
+    for _ in 0..<3 {
+      phases += [
+        .init(duration: 1.1, deltaCm: -42), .init(duration: 0.7, deltaCm: 42),
+        .init(duration: 0.8, deltaCm: 0),
+      ]
+    }
+    phases.append(.init(duration: 30, deltaCm: 0))
+    let lift = SyntheticLift(startCm: 109, leadIn: 2, phases: phases)
+    for seed: UInt64 in 1...3 {
+      var lines = lift.noisyLines(rateHz: 15, sigmaCm: 1.5, seed: seed)
+      let stray = lines.firstIndex { $0.t >= 3.5 && $0.line.hasPrefix("s:") }!
+      lines[stray].line = "s:121"
+      lines[stray - 2].line = "s:400"
+      lines[stray - 4].line = "s:400"
+      lines[stray - 8].line = "s:400"
+      let reports = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+        .reports
+      #expect(reports.map(\.reps.count) == [3], "seed \(seed)")
+    }
+  }
+
   @Test func deadliftStartsWithTheConcentric() {
     // Floor, pull, hold, lower; three times.
     var phases: [SyntheticLift.Phase] = []
