@@ -838,7 +838,7 @@ public struct Analyzer: Sendable {
       next = s
     }
     guard let next,
-      abs(next.cm - stood) <= max(RepRules.sameEndMinCm, RepRules.standSigmas * noise.sigmaCm)
+      abs(next.cm - stood) <= RepRules.standToleranceCm(noiseCm: noise.sigmaCm)
     else { return nil }
     var fromStand = rise
     fromStand.previousPeak = TimedHeight(t: top.t, cm: stood)

@@ -388,7 +388,7 @@ enum RepRules {
     let window = StuckReadings.removed(from: standReadings(samples, endingAt: startS))
     guard window.count >= minReadingsToJudgeStand else { return false }
     let sorted = window.map(\.cm).sorted()
-    let tolerance = max(sameEndMinCm, standSigmas * noiseCm)
+    let tolerance = standToleranceCm(noiseCm: noiseCm)
     let levelLow = sorted[sorted.count - 1 - sorted.count / strayShare] - tolerance
     guard let firstEcho = window.firstIndex(where: { $0.cm < levelLow }) else { return false }
     let readAgain =
@@ -512,7 +512,7 @@ enum RepRules {
       let high = window.count - 1 - (strays - low)
       spread = min(spread, window[high] - window[low])
     }
-    guard spread <= max(sameEndMinCm, standSigmas * noiseCm) else { return nil }
+    guard spread <= standToleranceCm(noiseCm: noiseCm) else { return nil }
     return window[window.count / 2]
   }
 
@@ -654,6 +654,11 @@ enum RepRules {
   /// about ±1.3 σ of the sonar's noise (`SonarNoise`): 4 σ leaves margin
   /// for a bar that settles as it is gripped.
   static let standSigmas = 4.0
+  /// How far a standing bar's readings may spread: `sameEndMinCm`, or
+  /// `standSigmas` of the readings' noise if that is more.
+  static func standToleranceCm(noiseCm: Double) -> Double {
+    max(sameEndMinCm, standSigmas * noiseCm)
+  }
   /// At least this many readings to judge a stand (three at 15 Hz in 0.2 s).
   static let minReadingsToJudgeStand = 3
   /// One reading in this many may stray from the stand, either way.
