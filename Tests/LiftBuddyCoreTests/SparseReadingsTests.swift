@@ -50,6 +50,36 @@ import Testing
     }
   }
 
+  /// A slow pull (55 cm in 2 s) read at 15 Hz, whose sonar answers only
+  /// every other ping (`s:0`, NewPing's no-echo) from just after the bar
+  /// leaves the floor to its lockout: the rise's mean spacing, its floor
+  /// read at the full rate, keeps the measuring window at 0.25 s, which
+  /// on the ramp holds one reading. A fit through one reading has no
+  /// slope: read as 0 m/s, it put the lockout a third of the way up and
+  /// the rep, measured at 14 cm of 55, was lost (independent looked-at
+  /// 1020055, a dead-stop deadlift). A fit reaches the nearest readings
+  /// (`LocalFit.minReadings`).
+  @Test(arguments: [(2.0, 0), (2.0, 1), (1.6, 0)])
+  func aSlowPullHeardOnEveryOtherPingIsMeasuredWhole(up: Double, phase: Int) {
+    let lift = SyntheticLift.deadlift(reps: 3, romCm: 55, up: up, hold: 1, down: 1.5, rest: 3)
+    let pulls = lift.truth.map { ($0.start + 0.3)...($0.end + 1) }
+    var n = phase
+    let lines = lift.lines(rateHz: 15).map { line -> (t: Double, line: String) in
+      guard line.line.hasPrefix("s:"), pulls.contains(where: { $0.contains(line.t) }) else {
+        return line
+      }
+      n += 1
+      return n % 2 == 0 ? (line.t, "s:0") : line
+    }
+    let reports = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
+      .reports
+    #expect(reports.map(\.reps.count) == [3])
+    for (got, want) in zip(reports.first?.reps ?? [], lift.truth) {
+      #expect(abs(got.romCm - want.romCm) < 3, "rom \(got.romCm)")
+      #expect(abs(got.meanVelocityMps - want.meanMps) < 0.05, "mean \(got.meanVelocityMps)")
+    }
+  }
+
   /// A fast squat (55 cm in 0.4–0.45 s) read at 15 Hz by a sonar whose
   /// every other ping comes back empty (`s:400`): three readings on its
   /// rise, one or none inside its 20–80 %, so the slow window was not
