@@ -684,11 +684,14 @@ public struct Analyzer: Sendable {
     let short =
       RepRules.shortForTheSession(romCm: rep.romCm, shortestSetRomCm: sets.shortestSetRomCm)
       || rep.romCm < configuration.minRomCm ?? Self.shortestFullRangeCm
-    if measured.rampSeen, !short,
-      RepRules.finalAtTop(
-        exercise: session.exercise, cameDownFromStand: fromStand,
-        cameDownFromCountedTop: fromCountedTop)
-    {
+    let finalAtTop = RepRules.finalAtTop(
+      exercise: session.exercise, cameDownFromStand: fromStand,
+      cameDownFromCountedTop: fromCountedTop)
+    // A rise not seen driven up waits for its set's second rep where it
+    // would otherwise be final at once (`RepRules.seenDriven`); other first
+    // reps already wait for their round trip.
+    let awaitsNextRep = short || (finalAtTop && !RepRules.seenDriven(rep))
+    if measured.rampSeen, !awaitsNextRep, finalAtTop {
       count(measured, ends: ends, rise: rise, into: &events)
     } else if RepRules.mayStartSet(
       exercise: session.exercise, cameDownFromStand: fromStand,
@@ -699,7 +702,8 @@ public struct Analyzer: Sendable {
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
         cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
         droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0,
-        rampSeen: measured.rampSeen, awaitsNextRep: short, session: session, into: &events)
+        rampSeen: measured.rampSeen, awaitsNextRep: awaitsNextRep, session: session,
+        into: &events)
     }
   }
 

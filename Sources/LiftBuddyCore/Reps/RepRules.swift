@@ -277,6 +277,24 @@ enum RepRules {
   /// may itself have begun on a move that looked like a rep).
   static let establishedSetReps = 2
 
+  /// Whether the rep was seen driven up: a concentric phase is a drive,
+  /// the bar sped up out of the bottom and slowed into the lockout, so its
+  /// velocity peaks inside the phase and above its mean. A rise whose
+  /// velocity curve was highest at or after its lockout, and nowhere
+  /// above the mean (`RepMeasurer`'s reported peak is floored at the
+  /// mean), was read at its ends only: the step from a carrier's legs back
+  /// up to a carried bench bar (independent looked-at 720042, 260106:
+  /// sets of one named bench press before the bar reached the hooks).
+  /// Such a first rep of a squat or bench press is not final at its top:
+  /// only a second rep like it proves it (a dirty speed squat's first rep
+  /// of three read so, 540025, and its second confirmed it). Looked-at
+  /// 12,540: reports that were no set 10 → 8, two reps fewer invented,
+  /// none lost; ours and the fourteen held-out sets unchanged.
+  static func seenDriven(_ rep: RepReport) -> Bool {
+    rep.peakVelocityMps > rep.meanVelocityMps
+      || rep.timeToPeakVelocityS < rep.concentricEndS - rep.concentricStartS
+  }
+
   /// Whether a first rep may be final at its top: only eccentric-first
   /// lifts show a whole round trip by then (from a stand); and any lift
   /// whose descent began at the top of a rep already counted (a set ended
