@@ -43,24 +43,23 @@ enum LocalFit {
       // A window holding one reading (a sonar answering every other ping,
       // a dropout) has no slope, and read as 0 m/s it is a stop the bar
       // never made: a slow pull's lockout was put a third of the way up
-      // and the rep lost (`SparseReadingsTests`). It reaches back to the
-      // reading before (the first reading, on to the next): a secant.
-      // Every window widened to three readings counted more reps but
-      // invented more (independent looked-at: 27 reps invented and two
-      // false sets more, against 2 more and one false set fewer).
-      var (lo, hi) = (lo, hi)
-      if lo == hi {
-        if lo > 0 { lo -= 1 } else if hi + 1 < samples.count { hi += 1 }
-      }
+      // and the rep lost (`SparseReadingsTests`). Its slope reaches back
+      // to the reading before (the first reading, on to the next): a
+      // secant, which passes through the reading, so the position stays
+      // the reading's. Every window widened to three readings counted
+      // more reps but invented more (independent looked-at: 27 reps
+      // invented and two false sets more, against 2 more and one false
+      // set fewer).
+      let slopeRange =
+        lo < hi ? lo...hi : lo > 0 ? (lo - 1)...hi : lo...min(hi + 1, samples.count - 1)
       let position: Double
       let velocity: Double
       switch smoother {
       case .movingAverage:
-        let line = fit(samples, lo...hi, around: t, degree: 1)
         position = mean(samples, lo...hi)
-        velocity = line.b
+        velocity = fit(samples, slopeRange, around: t, degree: 1).b
       case .localQuadratic:
-        let q = fit(samples, lo...hi, around: t, degree: 2)
+        let q = fit(samples, slopeRange, around: t, degree: 2)
         position = q.a
         velocity = q.b
       }
