@@ -57,8 +57,8 @@ import Testing
   /// on the ramp holds one reading. A fit through one reading has no
   /// slope: read as 0 m/s, it put the lockout a third of the way up and
   /// the rep, measured at 14 cm of 55, was lost (independent looked-at
-  /// 1020055, a dead-stop deadlift). A fit reaches the nearest readings
-  /// (`LocalFit.minReadings`).
+  /// 1020055, a dead-stop deadlift). A one-reading window's slope now
+  /// reaches back to the reading before (`LocalFit.kinematics`).
   @Test(arguments: [(2.0, 0), (2.0, 1), (1.6, 0)])
   func aSlowPullHeardOnEveryOtherPingIsMeasuredWhole(up: Double, phase: Int) {
     let lift = SyntheticLift.deadlift(reps: 3, romCm: 55, up: up, hold: 1, down: 1.5, rest: 3)
