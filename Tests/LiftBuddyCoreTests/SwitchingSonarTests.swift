@@ -347,7 +347,7 @@ import Testing
   /// 720042, typical, 10–18 s, bench press named): the carrier's legs read
   /// in runs under it (25, 33, 45 cm), and the step from a run back up to
   /// the bar passed for a bench press's first rep, down from a stand and
-  /// final at once: a set of one, 30.6 cm at 0.91 m/s, whose velocity was
+  /// final at once: a set of one, 30.6 cm at 0.92 m/s, whose velocity was
   /// highest at its lockout and nowhere above its mean
   /// (`RepRules.seenDriven`). Not seen driven, it waits for a second rep
   /// like it, and none comes: the bar went on up onto the hooks at 96 cm.
