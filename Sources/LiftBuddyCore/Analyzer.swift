@@ -652,8 +652,8 @@ public struct Analyzer: Sendable {
       !RepMeasurer.jumpedAcross(
         measured.kept, rise: lift, answered: sent,
         lookbackReadings: RepMeasurer.firstRepLookbackReadings),
-      rep.romCm >= RepMeasurer.minRomShareOfRise * (lift.peak.cm - lift.valley.cm)
-        && session.exercise?.isEccentricFirst != true
+      (rep.romCm >= RepMeasurer.minRomShareOfRise * (lift.peak.cm - lift.valley.cm)
+        && session.exercise?.isEccentricFirst != true)
         || !jumpedAcrossItsOwnEnds(measured),
       // Nor with a rep shorter than its lift's minimum rise: the rise may
       // pass it while the rep fitted in it does not (`minRomShareOfRise`
