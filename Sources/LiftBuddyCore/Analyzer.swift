@@ -647,11 +647,15 @@ public struct Analyzer: Sendable {
     // ramp's readings against the zeros counted as steps (fresh 240165);
     // with no lift named, asked always, a headerless touch-and-go
     // deadlift lost a rep (looked-at 60008) for a bench press's false set
-    // (940025).
+    // (940025). A named squat's or bench press's first rep is refused too
+    // when its bottom was reached by such a step as well as left by one
+    // (`RepMeasurer.reachedByAStep`): an echo run under a carried bar
+    // (independent fresh 1620090).
     guard
       !RepMeasurer.jumpedAcross(
         measured.kept, rise: lift, answered: sent,
-        lookbackReadings: RepMeasurer.firstRepLookbackReadings),
+        lookbackReadings: RepMeasurer.firstRepLookbackReadings,
+        bottomReachedByAStep: session.exercise?.isEccentricFirst == true),
       (rep.romCm >= RepMeasurer.minRomShareOfRise * (lift.peak.cm - lift.valley.cm)
         && session.exercise?.isEccentricFirst != true)
         || !jumpedAcrossItsOwnEnds(measured),

@@ -598,6 +598,35 @@ import Testing
     #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.concentricStartS) })")
   }
 
+  /// Five seconds of a carry (independent looked-at 1620090, 11–16 s,
+  /// BLE, dirty): a bench bar carried at the hips (84–90 cm) over the
+  /// carrier's legs, read in runs at 46–64 cm, and once at 25 cm four
+  /// times, 0.06 s after 84.5 and before 84.3. Two steps only (no
+  /// switching sonar by `switchingReturns`), but the bottom was reached
+  /// by one as well as left by one: no bar was there, and the 63-cm
+  /// "rep" up from it was a set of one.
+  @Test func aBottomReachedAndLeftByStepsIsNoFirstRep() {
+    let readings: [(t: Double, cm: Double)] = [
+      (11.044, 88.4), (11.101, 87.3), (11.162, 84.3), (11.252, 86.3), (11.312, 89.4),
+      (11.373, 85.6), (11.431, 86.2), (11.522, 90.4), (11.582, 87.8), (11.642, 87.3),
+      (11.761, 88.3), (11.912, 62.5), (12.031, 62.5), (12.092, 64.2), (12.243, 88.6),
+      (12.243, 87.1), (12.303, 87.7), (12.363, 39.4), (12.512, 89.1), (12.572, 85.8),
+      (12.633, 52.5), (12.723, 51.7), (12.782, 83.2), (12.843, 85.0), (12.904, 69.4),
+      (12.962, 64.6), (13.082, 82.7), (13.113, 63.1), (13.173, 61.2), (13.231, 59.7),
+      (13.291, 61.8), (13.443, 82.3), (13.444, 84.5), (13.502, 25.4), (13.562, 25.8),
+      (13.622, 25.8), (13.772, 26.5), (13.832, 84.3), (13.891, 84.5), (13.983, 88.1),
+      (14.043, 87.8), (14.103, 86.3), (14.162, 88.8), (14.251, 81.8), (14.313, 86.3),
+      (14.373, 90.5), (14.431, 83.7), (14.492, 89.3), (14.582, 85.3), (14.703, 86.5),
+      (14.703, 91.2), (14.762, 91.6), (14.941, 89.4), (14.971, 87.6), (15.033, 82.7),
+      (15.092, 89.3), (15.182, 86.7), (15.243, 87.4), (15.332, 85.6), (15.362, 81.9),
+      (15.423, 86.5), (15.512, 89.2), (15.572, 45.7), (15.633, 86.0), (15.693, 85.8),
+      (15.782, 85.8), (15.871, 85.2), (15.901, 91.7), (15.961, 85.8),
+    ]
+    let lines = readings.map { (t: $0.t, line: "s:\($0.cm)") }
+    let events = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+    #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.romCm) })")
+  }
+
   /// The step up from the legs to the carried bar, alone and with the
   /// switching before it: only a sonar that stepped both ways between the
   /// two ends, faster than a bar, in the second before makes it no bar's.
@@ -639,6 +668,38 @@ import Testing
       readings((0..<10).map { (10.9 + Double($0) * 0.05, 39) }) + kept.filter { $0.t >= 11.6 }
     let stuckSent = switching.filter { $0.t < 10.9 } + stuck + [TimedHeight(t: 11.4, cm: 90)]
     #expect(!jumped(stuck, sent: stuckSent.sorted { $0.t < $1.t }))
+  }
+
+  /// A bottom the readings reached by a step no bar takes and left by
+  /// another is no bar's (`bottomReachedByAStep`, asked of a named squat's
+  /// or bench press's first rep): but only from a top the bar stood at,
+  /// read twice, and only with nothing between the top and the bottom.
+  @Test func aBottomReachedByAStepFromWhereTheBarStoodIsNoBars() {
+    let rise = TurnFinder.Rise(
+      valley: TimedHeight(t: 13.56, cm: 25.8), peak: TimedHeight(t: 14.0, cm: 88),
+      previousPeak: TimedHeight(t: 13.3, cm: 86), arrivedAtValleyT: 13.5)
+    func readings(_ pairs: [(Double, Double)]) -> [TimedHeight] {
+      pairs.map { TimedHeight(t: $0.0, cm: $0.1) }
+    }
+    let top = readings([(13.3, 86), (13.37, 82.3), (13.44, 84.5)])
+    let bottom = readings([(13.50, 25.4), (13.56, 25.8), (13.62, 25.8), (13.70, 26.5)])
+    let back = readings([(13.77, 84.3), (13.83, 84.5), (13.9, 88), (14.0, 88)])
+    func jumped(_ sent: [TimedHeight], asked: Bool = true) -> Bool {
+      let kept = sent.filter { $0.t >= 13.5 }
+      return RepMeasurer.jumpedAcross(
+        kept, rise: rise, answered: { from, to in sent.filter { $0.t > from && $0.t < to } },
+        bottomReachedByAStep: asked)
+    }
+    #expect(jumped(top + bottom + back))
+    // Not asked (a set's later reps, a deadlift's or a press's first):
+    // one step each way is still an echo run under a pulled bar.
+    #expect(!jumped(top + bottom + back, asked: false))
+    // A descent seen between them: the bar came down.
+    #expect(!jumped(top + readings([(13.47, 55)]) + bottom + back))
+    // A top read once after a dropout (two readings of one batch): a
+    // stray, not where the bar stood.
+    let stray = readings([(12.7, 70), (13.44, 92), (13.44, 94)])
+    #expect(!jumped(stray + bottom + back))
   }
 
   /// A squat bar on the hooks over a sonar switching between the floor
