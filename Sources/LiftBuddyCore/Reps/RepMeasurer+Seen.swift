@@ -413,10 +413,11 @@ extension RepMeasurer {
     let b =
       answered(a.t, samples[top].t).first { $0.t > samples[top - 1].t && atTop($0) } ?? samples[top]
     guard tooFast(a, b) else { return false }
-    let before = answered(a.t - switchingLookbackS, b.t)
     return steps(from: a.t - switchingLookbackS, to: b.t) >= switchingReturns
       || (bottomReachedByAStep
-        && reachedByAStep(before, atBottom: atBottom, nearTop: nearTop, tooFast: tooFast))
+        && reachedByAStep(
+          answered(a.t - switchingLookbackS, b.t), atBottom: atBottom, nearTop: nearTop,
+          tooFast: tooFast))
   }
 
   /// Whether the bottom the readings left by a step no bar takes was
