@@ -7,6 +7,11 @@ import Testing
 /// simulator's rests, echoes off plates and rack parts). Its smoothed
 /// swings are of a rep's size, but no bar moved.
 @Suite struct SwitchingSonarTests {
+  /// Readings from (time, cm) pairs, for the tests that build them by hand.
+  private func readings(_ pairs: [(Double, Double)]) -> [TimedHeight] {
+    pairs.map { TimedHeight(t: $0.0, cm: $0.1) }
+  }
+
   /// Five presses from the shoulders (133 cm, 49 cm up), the bar put down
   /// on the floor, 6.6 s of the sonar under it reading the floor (48 cm)
   /// and a plate (27 cm) in turns (independent looked-at seed 9034, from
@@ -634,9 +639,6 @@ import Testing
     let rise = TurnFinder.Rise(
       valley: TimedHeight(t: 11.25, cm: 37), peak: TimedHeight(t: 11.8, cm: 93),
       previousPeak: TimedHeight(t: 9.5, cm: 91), arrivedAtValleyT: 11.2)
-    func readings(_ pairs: [(Double, Double)]) -> [TimedHeight] {
-      pairs.map { TimedHeight(t: $0.0, cm: $0.1) }
-    }
     // The gate kept the legs and the bar from 11.6 s; it rejected 90 at 11.4.
     let kept = readings([
       (11.0, 56), (11.05, 57), (11.1, 56), (11.2, 38), (11.25, 37), (11.3, 37), (11.35, 39),
@@ -678,9 +680,6 @@ import Testing
     let rise = TurnFinder.Rise(
       valley: TimedHeight(t: 13.56, cm: 25.8), peak: TimedHeight(t: 14.0, cm: 88),
       previousPeak: TimedHeight(t: 13.3, cm: 86), arrivedAtValleyT: 13.5)
-    func readings(_ pairs: [(Double, Double)]) -> [TimedHeight] {
-      pairs.map { TimedHeight(t: $0.0, cm: $0.1) }
-    }
     let top = readings([(13.3, 86), (13.37, 82.3), (13.44, 84.5)])
     let bottom = readings([(13.50, 25.4), (13.56, 25.8), (13.62, 25.8), (13.70, 26.5)])
     let back = readings([(13.77, 84.3), (13.83, 84.5), (13.9, 88), (14.0, 88)])
