@@ -124,6 +124,34 @@ import Testing
     #expect(dropped.removed == 0)
   }
 
+  /// A reading the typical gate would pass at once is passed only within a
+  /// fall from the track's newest reading (`TrackGate.fallReach`): that
+  /// gate's bend grows with the track's span, and a track stretched across
+  /// rejected readings spans long.
+  @Test func aReadingBelowTheFreeFallPathGoesEvenNearAStretchedTrack() {
+    // A squat bar on the hooks over a sonar switching between the floor
+    // (about 140 cm) and a rack foot (about 110), with no-echoes (400;
+    // independent looked-at 1680108). The track, 140 then 112, 108, 110
+    // over 0.42 s, slopes and spans so long that its gate passed the lone
+    // 62 at 244.649 at once: 48 cm below a bar standing 0.14 s before,
+    // where no falling bar gets, and a 61-cm "rep" in the rest.
+    let readings: [(Double, Double)] = [
+      (242.421, 139), (242.482, 137), (242.544, 143), (242.606, 141), (242.668, 140),
+      (242.750, 400), (242.812, 140), (242.896, 400), (242.957, 142), (243.040, 400),
+      (243.102, 141), (243.185, 400), (243.247, 137), (243.332, 400), (243.393, 140),
+      (243.477, 400), (243.539, 110), (243.599, 111), (243.659, 108), (243.720, 107),
+      (243.781, 145), (243.844, 137), (243.904, 142), (243.966, 136), (244.028, 138),
+      (244.088, 140), (244.150, 140), (244.211, 108), (244.271, 114), (244.332, 114),
+      (244.391, 112), (244.451, 108), (244.510, 110), (244.593, 400), (244.649, 62),
+      (244.735, 400), (244.797, 149), (244.857, 109), (244.919, 141), (244.980, 113),
+      (245.040, 111), (245.099, 108), (245.160, 113), (245.222, 140), (245.282, 135),
+    ]
+    let kept = despike(readings).kept
+    #expect(kept.allSatisfy { $0.cm > 100 }, "\(kept.map(\.cm))")
+    // Both targets are still read: the gate follows one or the other.
+    #expect(kept.contains { $0.cm < 115 } && kept.contains { $0.cm > 135 })
+  }
+
   @Test func aHeldReadingIsNotKeptWhenTheTrackGoesStale() {
     // As in a dirty overhead-press stream at 15 Hz: the bar at the
     // shoulders (146 cm), then garbage for half a second while it is
