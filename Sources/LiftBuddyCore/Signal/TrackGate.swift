@@ -243,6 +243,10 @@ struct TrackGate: Sendable {
   /// run began.
   private var acceptedRun: (start: TimedHeight, speed: Double)? = nil
 
+  /// Whether the track is one value repeated: a stuck sonar's, which
+  /// bounds no fall (`maxDownwardAccelerationCmPerS2`).
+  private var trackIsOneValue: Bool { track.allSatisfy { $0.cm == track[0].cm } }
+
   /// Where the bar was last seen when the whole track is one value
   /// repeated (`StuckReadings.minRun` readings or more): the run's first
   /// reading. A sonar that missed its echoes repeats its last value while
@@ -461,10 +465,9 @@ struct TrackGate: Sendable {
     var p = Self.prediction(track, at: s.t)
     if let since = stuckSince { p.ahead = s.t - since.t }
     let deviation = abs(s.cm - p.cm)
-    let stuckTrack = track.allSatisfy { $0.cm == track[0].cm }
     if deviation
       <= Self.gate(p, Self.typicalAccelerationCmPerS2, s.t, atMostPeriods: Self.promptPeriods),
-      stuckTrack || s.cm >= track[track.count - 1].cm - Self.fallReach(p, noiseCm: noiseCm)
+      s.cm >= track[track.count - 1].cm - Self.fallReach(p, noiseCm: noiseCm) || trackIsOneValue
     {
       if offTrack.isEmpty || p.ahead <= Self.promptPeriods * p.spacing {
         accept(s, emit: emit)
@@ -478,11 +481,11 @@ struct TrackGate: Sendable {
       }
     } else if deviation <= Self.gate(p, Self.maxAccelerationCmPerS2, s.t),
       deviation <= Self.marginCm + Self.maxSpeedCmPerS * p.ahead,
-      s.cm >= p.cm || stuckTrack || deviation <= Self.fallGate(p)
+      s.cm >= p.cm || trackIsOneValue || deviation <= Self.fallGate(p)
     {
       let asFall =
         s.cm < p.cm && deviation > Self.gate(p, Self.typicalAccelerationCmPerS2, s.t)
-        && !stuckTrack
+        && !trackIsOneValue
       if asFall, let echo = echoLevel, s.t <= echo.until,
         abs(s.cm - echo.cm) <= Self.marginCm + Self.sigmas * max(noiseCm, p.sigma)
       {
