@@ -130,7 +130,7 @@ import Testing
   /// rejected readings spans long.
   @Test func aReadingBelowTheFreeFallPathGoesEvenNearAStretchedTrack() {
     // A squat bar on the hooks over a sonar switching between the floor
-    // (about 140 cm) and a rack foot (about 110), with no-echoes (400;
+    // (about 140 cm) and a target about 30 cm nearer, with no-echoes (400;
     // independent looked-at 1680108). The track, 140 then 112, 108, 110
     // over 0.42 s, slopes and spans so long that its gate passed the lone
     // 62 at 244.649 at once: 48 cm below a bar standing 0.14 s before,
