@@ -384,7 +384,7 @@ struct RepMeasurer: Sendable {
     let rampSeen = Self.seenMoving(
       samples, rise: rise, noiseCm: noiseCm, answered: answered, strictDescent: strictDescent)
     guard rampSeen || Self.roundTripTop(rise) == nil else { return nil }
-    let cleaned = StuckReadings.removed(from: samples)
+    let cleaned = StuckReadings.removed(from: samples, noiseCm: noiseCm)
     let gated = { (samples: [TimedHeight], nearGuess: Bool, sparse: Bool) -> Measured? in
       var measurer = self
       measurer.endsNearGuess = nearGuess
@@ -403,7 +403,7 @@ struct RepMeasurer: Sendable {
     }
     var attempts = [cleaned]
     if cleaned.count < samples.count {
-      attempts.append(StuckReadings.removed(from: samples, bridged: true))
+      attempts.append(StuckReadings.removed(from: samples, bridged: true, noiseCm: noiseCm))
     }
     // Readings at 20 Hz or faster never need the second, sparse attempt.
     let spacingS = Self.readingSpacing(cleaned, rise: rise)

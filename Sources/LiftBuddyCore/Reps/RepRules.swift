@@ -403,7 +403,8 @@ enum RepRules {
   private static func stoodOverEchoes<C: BidirectionalCollection<TimedHeight>>(
     _ samples: C, startS: Double, noiseCm: Double, ends: Ends
   ) -> Bool {
-    let window = StuckReadings.removed(from: standReadings(samples, endingAt: startS))
+    let window = StuckReadings.removed(
+      from: standReadings(samples, endingAt: startS), noiseCm: noiseCm)
     guard window.count >= minReadingsToJudgeStand else { return false }
     let sorted = window.map(\.cm).sorted()
     let tolerance = standToleranceCm(noiseCm: noiseCm)
@@ -828,6 +829,8 @@ enum RepRules {
       before.cm - rise.valley.cm > 2 * hysteresisCm
     else { return false }
     let range = band.rangeCm
+    // Shown by the bar's readings, not a frozen sonar's repeats.
+    let samples = StuckReadings.removed(from: samples, noiseCm: noiseCm)
     return before.cm < band.topCm && !sameEnd(before.cm, band.topCm, rangeCm: range)
       && wellAboveTheBottom(before.cm, of: band, noiseCm: noiseCm)
       && (stood(
