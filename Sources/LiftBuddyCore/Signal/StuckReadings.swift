@@ -22,8 +22,9 @@ enum StuckReadings {
   /// stall the next rep was lifted out of (independent looked-at 1740003;
   /// `RepRules.followsAStall` judges its stand without such runs).
   /// Looked-at 12,000: missed 825 → 800, invented 148 → 139, no set
-  /// unchanged (one rep lost: a deadlift's pull whose floor readings after
-  /// the run the gate had dropped, 1510100); ours: held-out missed 20 → 16,
+  /// unchanged (32 streams better, two worse: a deadlift's pull whose
+  /// floor readings after the run the gate had dropped, 1510100, and a
+  /// touch-and-go bench press's rep, 450064); ours: held-out missed 20 → 16,
   /// tune 201–600 127 → 113, 601–1000 157 → 140 (a clean-and-press's dip
   /// hidden by a run, its drive then a set of one: no set 2 → 3), the
   /// sweep 3 → 1. Runs of four and of ten counted the same on 4,800 of
