@@ -52,7 +52,7 @@ enum StuckReadings {
   static func removed(from samples: [TimedHeight], bridged: Bool = false, noiseCm: Double = 0)
     -> [TimedHeight]
   {
-    let repeatsAreRare = noiseCm >= frozenNoiseCm
+    let noisyEnough = noiseCm >= frozenNoiseCm
     guard samples.count > minRun else { return samples }
     var stuck: [Range<Int>] = []
     var start = 0
@@ -61,7 +61,7 @@ enum StuckReadings {
       // The reading after the jump must stay with it: one reading off is a
       // spike the despiker let through, and the run a resting bar.
       let frozen =
-        repeatsAreRare && i - start >= frozenRun && i < samples.count
+        noisyEnough && i - start >= frozenRun && i < samples.count
         && samples[start].cm != samples[start].cm.rounded()
       if frozen
         || i - start >= minRun && i + 1 < samples.count
