@@ -125,6 +125,39 @@ import Testing
     #expect(times.count == 2 && times[0] == times[1])
   }
 
+  @Test func aParkIsWhereTheBarStoodNotWhereItsPlateauBegan() {
+    // A paused bench press's drive over a noisy sonar (smoothed noise
+    // 1.5 cm: a 9-cm hysteresis), its last centimetres read across the
+    // sonar's no-echo values: the plateau that parks the rise begins at
+    // 91 cm, on the drive's tail, and the bar stands at 97–99 for the rest
+    // of it, then at 100.5. Parked at the plateau's first reading, the
+    // rise ended 9 cm under its lockout and the 100.5 cm a reading later
+    // was a new rise out of the "park" (independent looked-at 630077: the
+    // set's one rep, 58 → 99 cm, was no round trip from its 101-cm stand,
+    // and the spotter's rise after the failed rep a set of one).
+    var readings = stride(from: 0.0, through: 1.3, by: 0.1).map {
+      TimedHeight(t: $0, cm: 58 + 20 * $0)
+    }
+    readings.append(TimedHeight(t: 1.6, cm: 91))
+    for (i, cm) in [97.0, 98, 97, 99, 98, 97, 98, 99, 98].enumerated() {
+      readings.append(TimedHeight(t: 1.7 + 0.1 * Double(i), cm: cm))
+    }
+    readings += stride(from: 2.6, through: 4.0, by: 0.1).map { TimedHeight(t: $0, cm: 100.5) }
+    readings += stride(from: 4.1, through: 5.0, by: 0.1).map {
+      TimedHeight(t: $0, cm: 100.5 - 42.5 * ($0 - 4) / 1)
+    }
+    var finder = TurnFinder()
+    finder.noiseCm = 1.5
+    var left: [TurnFinder.Rise] = []
+    for r in readings {
+      finder.push(r) { turn in
+        if case .topLeft(let rise) = turn { left.append(rise) }
+      }
+    }
+    #expect(left.count == 1, "\(left)")
+    #expect(left.first.map { $0.peak.cm > 97 && abs($0.valley.cm - 58) < 0.01 } == true, "\(left)")
+  }
+
   @Test func turnFinderKeepsAParkedTopWhenTheBarGoesOnlyALittleHigher() {
     // A rise 90 → 140, held 2 s, then lifted 5 cm onto the hooks and left:
     // the rise's top stays at 140 (the hooks are another move), so a rep

@@ -140,7 +140,26 @@ struct TurnFinder: Sendable {
   /// Where and since when the bar has stayed within the hysteresis while
   /// rising: the plateau that may split the rise.
   private var plateauStart: TimedHeight? = nil
-  /// A plateau that lasted `plateauS`: the bar was parked there.
+  /// The plateau's readings (their sum and count): a park is where the
+  /// bar stood on it, their mean, not where it began. It begins at the
+  /// first reading the rest stay within the hysteresis of, and over a
+  /// noisy sonar (a 9-cm hysteresis) that can be a drive's tail: a paused
+  /// bench press's lockout read 91 cm as the drive slowed, then 96–99
+  /// across no-echo values, was parked at 91, and the 100 cm after it
+  /// made a new rise out of the park; the rep, 58 → 91 cm, was then no
+  /// round trip from the 101-cm stand it was lowered from, and the
+  /// spotter's rise after the set's failed rep a set of one (independent
+  /// looked-at 630077, 560033). Looked-at 12,000: missed 794 → 764,
+  /// invented 139 → 134, reports that were no set 14 → 13 (44 streams
+  /// better, 11 worse: a grinder's park part-way up sits higher, and a
+  /// press's rise out of it is shorter); ours held-out and the sweep
+  /// unchanged, tune 601–1000 missed 140 → 142. At the plateau's highest
+  /// reading instead: missed 797, invented 126, deadlifts' floor parks
+  /// lifted by their echoes.
+  private var plateauSum = 0.0
+  private var plateauCount = 0
+  /// A plateau that lasted `plateauS`: the bar was parked there
+  /// (`plateauSum`).
   private var parked: TimedHeight? = nil
   /// The highest the bar went after it was parked, short of a new rise,
   /// when it last got there from below the hysteresis, and when it was
@@ -188,9 +207,15 @@ struct TurnFinder: Sendable {
     let peak = extremum!
     if p.cm >= peak.cm - hysteresisCm { nearPeakT = p.t }
     if let start = plateauStart, abs(p.cm - start.cm) <= hysteresisCm {
-      if parked == nil, p.t - start.t >= Self.plateauS { parked = start }
+      plateauSum += p.cm
+      plateauCount += 1
+      if parked == nil, p.t - start.t >= Self.plateauS {
+        parked = TimedHeight(t: start.t, cm: plateauSum / Double(plateauCount))
+      }
     } else {
       plateauStart = p
+      plateauSum = p.cm
+      plateauCount = 1
     }
     if let park = parked, p.cm > park.cm + Self.plateauExitCm {
       // Parked, then lifted well beyond: a new rise starts from the park.
@@ -215,6 +240,8 @@ struct TurnFinder: Sendable {
       parked = nil
       beyondPark = nil
       plateauStart = p
+      plateauSum = p.cm
+      plateauCount = 1
       extremum = p
       extremumSettledAt = p.t
       nearPeakT = p.t
@@ -362,6 +389,8 @@ struct TurnFinder: Sendable {
     heldTop = nil
     settledTop = nil
     plateauStart = p
+    plateauSum = p.cm
+    plateauCount = 1
     parked = nil
     beyondPark = nil
   }
