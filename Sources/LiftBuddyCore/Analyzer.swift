@@ -651,22 +651,6 @@ public struct Analyzer: Sendable {
     // when its bottom was reached by such a step as well as left by one
     // (`RepMeasurer.reachedByAStep`): an echo run under a carried bar
     // (independent fresh 1620090).
-    // Nor with a rep its own report calls no bar's: the measurer's gates
-    // (`RepMeasurer.minConcentricS`, `maxMeanVelocityMps`) judge the
-    // concentric fitted as two parabolas (`RepMeasurer.Judged`), and the
-    // report's fit (a bounce's jerk at the start, the braking at lockout)
-    // can read a step between two echo levels as 26.6 cm in 0.082 s
-    // while the judged one passes: a "rep" of 3.2 m/s in a bench press's
-    // rest, confirmed by a 14-cm second (independent looked-at 1650005);
-    // 28.4 cm in 0.134 s, a set of one (1670093). Within a set such a
-    // report is a real fast rep mistimed (a speed squat's): asked there
-    // too, nine more reps were lost on the 12,000 looked-at streams.
-    // Looked-at 12,000: reports that were no set 13 → 11, invented 134 →
-    // 131, missed 764 → 765 (a speed squat's first rep reported at
-    // 4.7 m/s, 780061).
-    guard measured.analysis.concentricDurationS >= RepMeasurer.minConcentricS,
-      rep.meanVelocityMps <= RepMeasurer.maxMeanVelocityMps
-    else { return }
     guard
       !RepMeasurer.jumpedAcross(
         measured.kept, rise: lift, answered: sent,
@@ -685,6 +669,22 @@ public struct Analyzer: Sendable {
       // unchanged (one pull more, one fewer); ours one rep lost (tune
       // 601–1000), ten held-out unchanged.
       rep.romCm >= minRiseCm
+    else { return }
+    // Nor with a rep its own report calls no bar's: the measurer's gates
+    // (`RepMeasurer.minConcentricS`, `maxMeanVelocityMps`) judge the
+    // concentric fitted as two parabolas (`RepMeasurer.Judged`), and the
+    // report's fit (a bounce's jerk at the start, the braking at lockout)
+    // can read a step between two echo levels as 26.6 cm in 0.082 s
+    // while the judged one passes: a "rep" of 3.2 m/s in a bench press's
+    // rest, confirmed by a 14-cm second (independent looked-at 1650005);
+    // 28.4 cm in 0.134 s, a set of one (1670093). Within a set such a
+    // report is a real fast rep mistimed (a speed squat's): asked there
+    // too, nine more reps were lost on the 12,000 looked-at streams.
+    // Looked-at 12,000: reports that were no set 13 → 11, invented 134 →
+    // 131, missed 764 → 765 (a speed squat's first rep reported at
+    // 4.7 m/s, 780061).
+    guard measured.analysis.concentricDurationS >= RepMeasurer.minConcentricS,
+      rep.meanVelocityMps <= RepMeasurer.maxMeanVelocityMps
     else { return }
     // No set starts with the clip in someone's hand.
     // Judged over the descent as well when the rise came down first: a
