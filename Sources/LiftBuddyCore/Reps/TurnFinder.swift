@@ -152,10 +152,11 @@ struct TurnFinder: Sendable {
   /// looked-at 630077, 560033). Looked-at 12,000: missed 794 → 764,
   /// invented 139 → 134, reports that were no set 14 → 13 (44 streams
   /// better, 11 worse: a grinder's park part-way up sits higher, and a
-  /// press's rise out of it is shorter); ours held-out and the sweep
-  /// unchanged, tune 601–1000 missed 140 → 142. At the plateau's highest
-  /// reading instead: missed 797, invented 126, deadlifts' floor parks
-  /// lifted by their echoes.
+  /// press's rise out of it is shorter); ours: held-out and sweep counts
+  /// unchanged, tune 201–600 missed 113 both (three reps found in one
+  /// stream, one lost in each of three), 601–1000 140 → 142. At the
+  /// plateau's highest reading instead: missed 797, invented 126,
+  /// deadlifts' floor parks lifted by their echoes.
   private var plateauSum = 0.0
   private var plateauCount = 0
   /// A plateau that lasted `plateauS`: the bar was parked there
