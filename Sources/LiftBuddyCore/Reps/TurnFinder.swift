@@ -214,9 +214,7 @@ struct TurnFinder: Sendable {
         parked = TimedHeight(t: start.t, cm: plateauSum / Double(plateauCount))
       }
     } else {
-      plateauStart = p
-      plateauSum = p.cm
-      plateauCount = 1
+      startPlateau(at: p)
     }
     if let park = parked, p.cm > park.cm + Self.plateauExitCm {
       // Parked, then lifted well beyond: a new rise starts from the park.
@@ -240,9 +238,7 @@ struct TurnFinder: Sendable {
       settledTop = nil
       parked = nil
       beyondPark = nil
-      plateauStart = p
-      plateauSum = p.cm
-      plateauCount = 1
+      startPlateau(at: p)
       extremum = p
       extremumSettledAt = p.t
       nearPeakT = p.t
@@ -275,6 +271,13 @@ struct TurnFinder: Sendable {
       settledTop = peak
       emit(.topSettled(current))
     }
+  }
+
+  /// A plateau begins at `p` (`plateauSum`).
+  private mutating func startPlateau(at p: TimedHeight) {
+    plateauStart = p
+    plateauSum = p.cm
+    plateauCount = 1
   }
 
   /// Forgets that the rising bar's top settled, so that it is told again
@@ -389,9 +392,7 @@ struct TurnFinder: Sendable {
     risePath.push(p)
     heldTop = nil
     settledTop = nil
-    plateauStart = p
-    plateauSum = p.cm
-    plateauCount = 1
+    startPlateau(at: p)
     parked = nil
     beyondPark = nil
   }
