@@ -695,6 +695,35 @@ import Testing
       RepMeasurer.seenMoving(samples, rise: rise, noiseCm: 3.37, answered: answered) == seen)
   }
 
+  /// One echo sent among the bar's readings, further under the chord
+  /// between its neighbours than any bar bends in the time (a touch-and-go
+  /// bench press's descent over a dirty floor, σ 3 cm: 99, 78, 96 cm in
+  /// 0.12 s, independent looked-at 1440004), is no reading of the bar; a
+  /// bounce at 20 Hz over a hard floor, 1.5 cm deep, is; and neither is
+  /// dropped when its neighbours lie further apart than a bar goes
+  /// (garbage under a bar on the hooks, 80.7, 47.3, 150.2 cm: our tune
+  /// floor-to-rack 809), nor a stray above its neighbours (a switching
+  /// sonar's other target).
+  @Test(arguments: loneEchoCases)
+  func aLoneEchoUnderTheBarsWayIsNoReadingOfIt(_ c: LoneEchoCase) {
+    let readings = c.sent.map { TimedHeight(t: $0.t, cm: $0.cm) }
+    #expect(RepMeasurer.loneEchoesRemoved(readings, noiseCm: c.noiseCm).map(\.cm) == c.kept)
+  }
+  struct LoneEchoCase: Sendable {
+    var sent: [(t: Double, cm: Double)]
+    var noiseCm: Double
+    var kept: [Double]
+  }
+  static let loneEchoCases: [LoneEchoCase] = [
+    LoneEchoCase(sent: [(119.29, 99), (119.35, 78), (119.41, 96)], noiseCm: 3, kept: [99, 96]),
+    LoneEchoCase(sent: [(10, 66), (10.05, 64.5), (10.1, 66)], noiseCm: 0.3, kept: [66, 64.5, 66]),
+    LoneEchoCase(
+      sent: [(143.76, 80.7), (143.81, 47.3), (143.87, 150.2)], noiseCm: 3,
+      kept: [80.7, 47.3, 150.2]),
+    LoneEchoCase(
+      sent: [(119.29, 78), (119.35, 99), (119.41, 76)], noiseCm: 3, kept: [78, 99, 76]),
+  ]
+
   /// `readings` readings of one level, `periodS` apart from `from` on.
   static func held(_ cm: Double, readings: Int, from: Double, periodS: Double) -> [TimedHeight] {
     (0..<readings).map { TimedHeight(t: from + Double($0) * periodS, cm: cm) }
