@@ -673,11 +673,11 @@ import Testing
   /// A touch-and-go bench press over a dirty floor (σ 3.4 cm), as the gate
   /// kept it: down from 99 to 63 cm and up to 101–106 (independent
   /// looked-at 560092, 37.3–39.0 s). Between 95 and 101 on the way up the
-  /// sonar also sent 91 and an echo at 55 (there alone), 11 cm under the
-  /// bottom: no return to the bottom, and the ramp is seen; so with a
-  /// second echo after it (a run, which `RepMeasurer.loneEchoesRemoved`
-  /// leaves). The same run at the bottom's own level is what a sonar
-  /// switching between the rise's ends sends, and the ramp is not.
+  /// sonar also sent 91 and an echo 11 cm under the bottom (55 cm, alone
+  /// in the stream; here a run of two, which
+  /// `RepMeasurer.loneEchoesRemoved` leaves): no return to the bottom,
+  /// and the ramp is seen. The same run at the bottom's own level is what
+  /// a sonar switching between the rise's ends sends, and the ramp is not.
   @Test(arguments: [([55.0, 56], true), ([66.0, 65], false)])
   func anEchoUnderTheBottomSentMidRampIsNoReturnToIt(echoCm: [Double], seen: Bool) {
     let samples = [
@@ -703,7 +703,8 @@ import Testing
   /// between its neighbours than any bar bends in the time (a touch-and-go
   /// bench press's descent over a dirty floor, σ 3 cm: 99, 78, 96 cm in
   /// 0.12 s, independent looked-at 1440004), is no reading of the bar; a
-  /// bounce at 20 Hz over a hard floor, 1.5 cm deep, is; and neither is
+  /// hard bounce read at 10 Hz, 8 cm under the readings 0.1 s either side
+  /// (16 m/s², within the bend), is; and neither is
   /// dropped when its neighbours lie further apart than a bar goes
   /// (garbage under a bar on the hooks, 80.7, 47.3, 150.2 cm: our tune
   /// floor-to-rack 809), nor a stray above its neighbours (a switching
@@ -720,7 +721,7 @@ import Testing
   }
   static let loneEchoCases: [LoneEchoCase] = [
     LoneEchoCase(sent: [(119.29, 99), (119.35, 78), (119.41, 96)], noiseCm: 3, kept: [99, 96]),
-    LoneEchoCase(sent: [(10, 66), (10.05, 64.5), (10.1, 66)], noiseCm: 0.3, kept: [66, 64.5, 66]),
+    LoneEchoCase(sent: [(10, 70), (10.1, 62), (10.2, 70)], noiseCm: 0.3, kept: [70, 62, 70]),
     LoneEchoCase(
       sent: [(143.76, 80.7), (143.81, 47.3), (143.87, 150.2)], noiseCm: 3,
       kept: [80.7, 47.3, 150.2]),
