@@ -92,7 +92,7 @@ extension RepMeasurer {
   /// again in one step, and the rep was lost (independent looked-at
   /// 560092). 12,000 looked-at: missed 765 → 756, nothing invented, no
   /// set unchanged (eight streams changed, all for the better); ours
-  /// unchanged. At 3 σ one rep fewer found.
+  /// unchanged. At 3 σ two reps fewer found.
   static let sentBelowNoiseSigmas = 2.0
 
   /// The middle's margin from either end of a move from `low` to `high`.
