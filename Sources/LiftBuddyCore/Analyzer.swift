@@ -405,11 +405,28 @@ public struct Analyzer: Sendable {
     // dirty floor its descent keeps fewer readings (looked-at 30025,
     // 100132, 2,400 more 600063: first reps lost when asked of every lift).
     let maxRomCm = RepRules.maxRomCm(sets.open.map { $0.exercise } ?? session.exercise)
+    // Judged on the sample times known now, and reported from the same rep
+    // measured again on the times revised since (`ClockHindsight`).
+    let strictDescent = sets.band == nil && session.exercise?.isEccentricFirst != true
     func measure(_ samples: [TimedHeight], _ lift: TurnFinder.Rise) -> RepMeasurer.Measured? {
-      measurer.measure(
-        samples: samples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
-        maxRomCm: maxRomCm, attitude: attitude, noiseCm: noise.sigmaCm, answered: sent,
-        strictDescent: sets.band == nil && session.exercise?.isEccentricFirst != true)
+      guard
+        var measured = measurer.measure(
+          samples: samples, rise: lift, index: sets.repsInSet + 1, minRiseCm: minRiseCm,
+          maxRomCm: maxRomCm, attitude: attitude, noiseCm: noise.sigmaCm, answered: sent,
+          strictDescent: strictDescent)
+      else { return nil }
+      let hindsight = clock.hindsight
+      if let revised = hindsight.retimed(samples, period: clock.period),
+        let again = measurer.measure(
+          samples: revised, rise: Self.retimed(lift, by: hindsight),
+          index: sets.repsInSet + 1, minRiseCm: minRiseCm, maxRomCm: maxRomCm,
+          attitude: attitude, noiseCm: noise.sigmaCm,
+          answered: { from, to in self.sent(from: from, to: to, by: hindsight) },
+          strictDescent: strictDescent)
+      {
+        measured.analysis = again.analysis
+      }
+      return measured
     }
     var lift = anchored
     var measured: RepMeasurer.Measured? = nil
@@ -559,7 +576,8 @@ public struct Analyzer: Sendable {
         guard
           RepRules.clipStayedOnTheBar(
             tiltedShare: attitude.tiltedShare(
-              in: startS...rep.concentricEndS, overDeg: RepRules.maxClipTiltDeg))
+              in: startS...(startS + measured.judged.durationS),
+              overDeg: RepRules.maxClipTiltDeg))
         else { return }
         stranger = nil
         if sets.repsInSet >= SetTracker.maxRepsPerSet { endSet(into: &events) }
@@ -1016,6 +1034,29 @@ public struct Analyzer: Sendable {
     let seen = kept.lazy.filter(inside).count
     if seen >= RepRules.minDescentReadingsSeen { return .timed(RepMeasurer.scaled(span)) }
     return samples.lazy.filter(inside).count > seen ? nil : .unseen
+  }
+
+  /// The turn finder's rise on the revised clock.
+  private static func retimed(_ rise: TurnFinder.Rise, by hindsight: ClockHindsight)
+    -> TurnFinder.Rise
+  {
+    func at(_ h: TimedHeight) -> TimedHeight { TimedHeight(t: hindsight.time(h.t), cm: h.cm) }
+    var revised = rise
+    revised.valley = at(rise.valley)
+    revised.peak = at(rise.peak)
+    revised.previousPeak = rise.previousPeak.map(at)
+    revised.arrivedAtValleyT = hindsight.time(rise.arrivedAtValleyT)
+    return revised
+  }
+
+  /// `sent` on the revised clock: revised times between two revised times.
+  private func sent(from: Double, to: Double, by hindsight: ClockHindsight) -> [TimedHeight] {
+    var found: [TimedHeight] = []
+    for s in answered {
+      let t = hindsight.time(s.t)
+      if t > from, t < to { found.append(TimedHeight(t: t, cm: s.cm)) }
+    }
+    return found
   }
 
   /// The readings in range sent strictly between two times (`answered`).

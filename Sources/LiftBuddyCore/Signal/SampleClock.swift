@@ -15,6 +15,9 @@
 /// could hold), samples were lost: the clock re-anchors to the arrival,
 /// leaving a gap in the sample times.
 ///
+/// Each time given out is revised later from the arrivals that follow
+/// (`ClockHindsight`), for the measurements that can wait for it.
+///
 /// When the firmware adds its own millisecond clock (`s:<cm>:<ms>`), that
 /// clock gives the spacing and only its offset to the source clock is
 /// tracked, again as a lower envelope.
@@ -52,6 +55,9 @@ struct SampleClock: Sendable {
   static let deviceClockMaxJump = 10.0
 
   private(set) var period: Double
+  /// The times given out, revised with the arrivals after them (samples
+  /// timed by the device's own clock need none).
+  private(set) var hindsight = ClockHindsight()
   private var last: Double? = nil  // time given to the previous sample
   private var lastArrival: Double = -.infinity
 
@@ -130,7 +136,9 @@ struct SampleClock: Sendable {
       spacing = period
     }
     for (i, sample) in group.enumerated() {
-      emit(TimedHeight(t: end - Double(k - 1 - i) * spacing, cm: sample.cm))
+      let t = end - Double(k - 1 - i) * spacing
+      emit(TimedHeight(t: t, cm: sample.cm))
+      hindsight.note(t: t, arrival: sample.arrival, period: period)
     }
     last = end
     measurePeriod(arrival: arrival, count: k)
