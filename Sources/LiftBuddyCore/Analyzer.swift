@@ -416,7 +416,10 @@ public struct Analyzer: Sendable {
           strictDescent: strictDescent)
       else { return nil }
       let hindsight = clock.hindsight
-      if let revised = hindsight.retimed(samples, period: clock.period),
+      // Whether its ends' fits (`RepMeasurer.fitRestS` either side) moved.
+      let from = measured.judged.startS - RepMeasurer.fitRestS
+      let to = measured.judged.startS + measured.judged.durationS + RepMeasurer.fitRestS
+      if let revised = hindsight.retimed(samples, period: clock.period, within: from...to),
         let again = measurer.measure(
           samples: revised, rise: Self.retimed(lift, by: hindsight),
           index: sets.repsInSet + 1, minRiseCm: minRiseCm, maxRomCm: maxRomCm,

@@ -28,10 +28,10 @@ struct ClockHindsight: Sendable {
   /// when it is measured; the times beyond the newest revision carry its
   /// correction forward.
   static let laterReadings = 10
-  /// A rep whose readings all moved less than this share of a period is
-  /// not measured again: the second measurement costs as much as the
-  /// first, and a quarter period moves no turnaround fit by more than its
-  /// grid's noise.
+  /// A rep whose readings moved against each other by less than this
+  /// share of a period is not measured again: the second measurement
+  /// costs as much as the first, and a quarter period moves no turnaround
+  /// fit by more than its grid's noise.
   static let minMoveShare = 0.25
   /// Revised times that tie (or cross, where the period estimate moved)
   /// are kept apart by this much: the measurer differentiates them. A
@@ -91,19 +91,27 @@ struct ClockHindsight: Sendable {
     return t + correction
   }
 
-  /// `samples` on the revised clock, or nil where none moved by
-  /// `minMoveShare` of a period (or nothing was revised yet).
-  func retimed(_ samples: [TimedHeight], period: Double) -> [TimedHeight]? {
+  /// `samples` on the revised clock, or nil where the readings `within`
+  /// moved against each other by less than `minMoveShare` of a period (or
+  /// nothing was revised yet): a shift they all share moves a rep's times
+  /// by milliseconds and none of its numbers.
+  func retimed(_ samples: [TimedHeight], period: Double, within: ClosedRange<Double>)
+    -> [TimedHeight]?
+  {
     guard !revisions.isEmpty else { return nil }
     var out: [TimedHeight] = []
     out.reserveCapacity(samples.count)
-    var moved = false
+    var least = Double.infinity
+    var most = -Double.infinity
     for s in samples {
       var t = time(s.t)
-      if abs(t - s.t) >= Self.minMoveShare * period { moved = true }
+      if within.contains(s.t) {
+        least = min(least, t - s.t)
+        most = max(most, t - s.t)
+      }
       if let last = out.last, t < last.t + Self.minSpacingS { t = last.t + Self.minSpacingS }
       out.append(TimedHeight(t: t, cm: s.cm))
     }
-    return moved ? out : nil
+    return most - least >= Self.minMoveShare * period ? out : nil
   }
 }
