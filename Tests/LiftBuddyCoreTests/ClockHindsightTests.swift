@@ -101,7 +101,9 @@ import Testing
     let lift = SyntheticLift.squat(reps: 5, up: 0.8, pause: 0)
     // A 0.2-s stall: the clock takes the first lines after it for readings
     // lost and re-anchors them late, and on those times the squats
-    // (0.69 m/s) read 0.26 m/s fast; on the revised times, within 0.02.
+    // (0.69 m/s) read 0.26 m/s fast; on the revised times, within the
+    // measurer's own error on these half sines (0.024 m/s on the last
+    // rep, whose times the stall does not move).
     // (A 0.3-s stall still beats it: on the times given at first, the
     // track gate drops the readings of the drive, and no later
     // measurement brings them back.)
@@ -109,6 +111,6 @@ import Testing
     let reps = analyze(lines).reports.flatMap(\.reps)
     #expect(reps.count == 5)
     let errors = zip(reps, lift.truth).map { $0.meanVelocityMps - $1.meanMps }
-    #expect(errors.allSatisfy { abs($0) < 0.02 }, "\(errors)")
+    #expect(errors.allSatisfy { abs($0) < 0.03 }, "\(errors)")
   }
 }
