@@ -416,10 +416,13 @@ public struct Analyzer: Sendable {
           strictDescent: strictDescent)
       else { return nil }
       let hindsight = clock.hindsight
-      // Whether its ends' fits (`RepMeasurer.fitRestS` either side) moved.
-      let from = measured.judged.startS - RepMeasurer.fitRestS
-      let to = measured.judged.startS + measured.judged.durationS + RepMeasurer.fitRestS
-      if let revised = hindsight.retimed(samples, period: clock.period, within: from...to),
+      // Whether the readings its ends are fitted on (`RepMeasurer.fitRestS`
+      // either side) moved.
+      let judged = measured.judged
+      let fitFrom = judged.startS - RepMeasurer.fitRestS
+      let fitTo = judged.startS + judged.durationS + RepMeasurer.fitRestS
+      if let revised = hindsight.retimed(
+        samples, period: clock.period, within: fitFrom...fitTo),
         let again = measurer.measure(
           samples: revised, rise: Self.retimed(lift, by: hindsight),
           index: sets.repsInSet + 1, minRiseCm: minRiseCm, maxRomCm: maxRomCm,
