@@ -48,8 +48,10 @@ struct ClockHindsight: Sendable {
   /// Each bound steps back by the least period the clock measured over
   /// the readings it spans: a period measured long puts a bound early by
   /// ten times its error, and the clock's runs long while a stalled link's
-  /// backlog is still in flight (a 0.4-s stall: 5 ms, which put the
-  /// readings before it 33 ms early); one measured short only loosens it.
+  /// backlog is still in flight (with the period of the moment, a 0.4-s
+  /// stall put the readings before it 33 ms early:
+  /// `aStallWhoseBacklogTricklesOutIsPutBackWhereItWas`); one measured
+  /// short only loosens it.
   mutating func note(t: Double, arrival: Double, period: Double) {
     recent.append((t, arrival, period))
     guard recent.count > Self.laterReadings else { return }
