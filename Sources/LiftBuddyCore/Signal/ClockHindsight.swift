@@ -28,10 +28,12 @@ struct ClockHindsight: Sendable {
   /// when it is measured; the times beyond the newest revision carry its
   /// correction forward.
   static let laterReadings = 10
-  /// A rep whose readings moved against each other by less than this
-  /// share of a period is not measured again: the second measurement
-  /// costs as much as the first, and a quarter period moves no turnaround
-  /// fit by more than its grid's noise.
+  /// A rep whose readings near its ends moved against each other by less
+  /// than this share of a period is not measured again: the second
+  /// measurement costs as much as the first. Measured against measuring
+  /// again wherever any reading of the rep's buffer moved by it: the same
+  /// counts and MV on the looked-at 12,000 and the held-out 3,000, and
+  /// `analyze` on the 60-minute stream 4.9 → 5.4 M lines/s.
   static let minMoveShare = 0.25
   /// Revised times that tie (or cross, where the period estimate moved)
   /// are kept apart by this much: the measurer differentiates them. A
@@ -101,19 +103,23 @@ struct ClockHindsight: Sendable {
     -> [TimedHeight]?
   {
     guard !revisions.isEmpty else { return nil }
-    var out: [TimedHeight] = []
-    out.reserveCapacity(samples.count)
+    // Most reps are not measured again: decide on their ends' readings
+    // before revising the rest.
     var least = Double.infinity
     var most = -Double.infinity
+    for s in samples where within.contains(s.t) {
+      let correction = time(s.t) - s.t
+      least = min(least, correction)
+      most = max(most, correction)
+    }
+    guard most - least >= Self.minMoveShare * period else { return nil }
+    var out: [TimedHeight] = []
+    out.reserveCapacity(samples.count)
     for s in samples {
       var t = time(s.t)
-      if within.contains(s.t) {
-        least = min(least, t - s.t)
-        most = max(most, t - s.t)
-      }
       if let last = out.last, t < last.t + Self.minSpacingS { t = last.t + Self.minSpacingS }
       out.append(TimedHeight(t: t, cm: s.cm))
     }
-    return most - least >= Self.minMoveShare * period ? out : nil
+    return out
   }
 }
