@@ -632,6 +632,67 @@ import Testing
     #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.romCm) })")
   }
 
+  /// A bench bar picked up from the floor (2 cm) and carried at the hips
+  /// (85 cm) to the hooks (independent looked-at 1680030, serial, typical,
+  /// 7–15.5 s after seven seconds on the floor): the sonar read the
+  /// carrier's legs at 62 cm four times, then 34 cm four times, then the
+  /// bar again, each in one period. The bottom was reached by steps in
+  /// stages and left by one: a 48-cm "rep", a set of one before the
+  /// session's first set (`RepMeasurer.reachedByAStep`).
+  @Test func aBottomReachedByStepsInStagesIsNoFirstRep() {
+    let floor = (0..<130).map { (t: 0.006 + Double($0) * 0.054, cm: 2.0) }
+    let carried: [(t: Double, cm: Double)] = [
+      (7.050, 400), (7.103, 5), (7.157, 9), (7.212, 9), (7.266, 15), (7.321, 22), (7.376, 27),
+      (7.432, 32), (7.488, 39), (7.544, 45), (7.601, 52), (7.658, 59), (7.717, 63),
+      (
+        7.774,
+        69
+      ), (7.832, 72), (7.890, 78), (7.948, 82), (8.007, 82), (8.064, 85), (8.124, 88),
+      (8.183, 86), (8.242, 85), (8.301, 86), (8.360, 86), (8.419, 84), (8.477, 86),
+      (
+        8.535,
+        85
+      ), (8.595, 85), (8.653, 83), (8.711, 84), (8.769, 86), (8.829, 85), (8.889, 86),
+      (8.948, 85), (9.008, 86), (9.066, 85), (9.126, 84), (9.184, 85), (9.243, 85),
+      (
+        9.300,
+        84
+      ), (9.359, 84), (9.417, 85), (9.475, 63), (9.532, 65), (9.592, 84), (9.651, 85),
+      (9.711, 86), (9.770, 88), (9.829, 90), (9.887, 88), (9.946, 87), (10.003, 88),
+      (
+        10.063,
+        91
+      ), (10.146, 400), (10.206, 86), (10.265, 85), (10.349, 400), (10.409, 88),
+      (
+        10.468,
+        88
+      ), (10.527, 88), (10.587, 85), (10.645, 84), (10.704, 87), (10.764, 83), (10.822, 79),
+      (10.882, 83), (10.941, 85), (11.000, 62), (11.056, 64), (11.114, 63), (11.172, 61),
+      (11.227, 34), (11.282, 34), (11.339, 35), (11.395, 35), (11.454, 85), (11.512, 86),
+      (11.572, 86), (11.631, 85), (11.690, 85), (11.749, 86), (11.809, 87), (11.868, 86),
+      (11.933, 214), (11.992, 88), (12.076, 400), (12.135, 86), (12.194, 86), (12.253, 86),
+      (12.313, 89), (12.372, 91), (12.431, 93), (12.490, 98), (12.549, 98), (12.609, 97),
+      (12.668, 103), (12.728, 102), (12.786, 102), (12.848, 102), (12.907, 103),
+      (
+        12.967,
+        103
+      ), (13.028, 102), (13.087, 102), (13.147, 102), (13.208, 102), (13.267, 99),
+      (
+        13.328,
+        101
+      ), (13.387, 101), (13.448, 100), (13.507, 100), (13.567, 102), (13.627, 103),
+      (13.687, 101), (13.747, 101), (13.807, 101), (13.867, 101), (13.927, 99), (13.986, 99),
+      (14.046, 98), (14.105, 97), (14.164, 96), (14.224, 96), (14.284, 97), (14.342, 97),
+      (14.402, 97), (14.461, 95), (14.521, 96), (14.580, 92), (14.639, 95), (14.698, 96),
+      (14.758, 97), (14.818, 96), (14.877, 97), (14.937, 96), (14.996, 96), (15.056, 95),
+      (15.114, 96), (15.174, 96), (15.233, 97), (15.292, 96), (15.351, 97), (15.411, 95),
+      (15.470, 96),
+    ]
+    let lines = (floor + carried).map { (t: $0.t, line: "s:\($0.cm)") }
+    let events = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+    #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.romCm) })")
+  }
+
   /// The step up from the legs to the carried bar, alone and with the
   /// switching before it: only a sonar that stepped both ways between the
   /// two ends, faster than a bar, in the second before makes it no bar's.
@@ -674,8 +735,9 @@ import Testing
 
   /// A bottom the readings reached by a step no bar takes and left by
   /// another is no bar's (`bottomReachedByAStep`, asked of a named squat's
-  /// or bench press's first rep): but only from a top the bar stood at,
-  /// read twice, and only with nothing between the top and the bottom.
+  /// or bench press's first rep), and so is one reached by steps in stages
+  /// between echo runs: but only from a top the bar stood at, read twice,
+  /// with the steps covering the way down and no silence on it.
   @Test func aBottomReachedByAStepFromWhereTheBarStoodIsNoBars() {
     let rise = TurnFinder.Rise(
       valley: TimedHeight(t: 13.56, cm: 25.8), peak: TimedHeight(t: 14.0, cm: 88),
@@ -693,8 +755,25 @@ import Testing
     // Not asked (a set's later reps, a deadlift's or a press's first):
     // one step each way is still an echo run under a pulled bar.
     #expect(!jumped(top + bottom + back, asked: false))
-    // A descent seen between them: the bar came down.
-    #expect(!jumped(top + readings([(13.47, 55)]) + bottom + back))
+    // A descent seen at a bar's pace, 1.5 m/s: the bar came down.
+    let lowered = readings([
+      (12.8, 86), (12.87, 85), (12.94, 84.5), (13.0, 80), (13.07, 70), (13.14, 60), (13.21, 50),
+      (13.28, 40), (13.35, 32), (13.42, 28), (13.46, 26),
+    ])
+    #expect(!jumped(lowered + bottom + back))
+    // Reached in two steps, by way of a run of echoes at 56 cm (the
+    // carrier's legs; independent looked-at 1680030): no bar's bottom.
+    let topBefore = readings([(13.0, 86), (13.06, 84.5)])
+    let legs = readings([(13.12, 56), (13.18, 57), (13.25, 55), (13.31, 56), (13.37, 56)])
+    #expect(jumped(topBefore + legs + bottom + back))
+    // An echo under a bar lowered at its pace, stepped to and back, adds
+    // nothing: the steps' net drop is counted.
+    let echoed = lowered.map { $0.t == 13.14 ? TimedHeight(t: 13.14, cm: 27) : $0 }
+    #expect(!jumped(echoed + bottom + back))
+    // The same stages across a 0.3-s silence: the readings missed part of
+    // the way down, where the bar may have come down.
+    let silent = legs.filter { $0.t > 13.3 }
+    #expect(!jumped(topBefore + silent + bottom + back))
     // A top read once after a dropout (two readings of one batch): a
     // stray, not where the bar stood.
     let stray = readings([(12.7, 70), (13.44, 92), (13.44, 94)])

@@ -472,44 +472,72 @@ extension RepMeasurer {
     let b =
       answered(a.t, samples[top].t).first { $0.t > samples[top - 1].t && atTop($0) } ?? samples[top]
     guard tooFast(a, b) else { return false }
+    // From the top's band to the bottom's: what the steps down must cover.
+    let topToBottomCm = (1 - switchingTopShare) * range - endCm
     return steps(from: a.t - switchingLookbackS, to: b.t) >= switchingReturns
       || (bottomReachedByAStep
         && reachedByAStep(
-          answered(a.t - switchingLookbackS, b.t), atBottom: atBottom, nearTop: nearTop,
-          tooFast: tooFast))
+          answered(a.t - switchingLookbackS, b.t), stepsCm: topToBottomCm, atBottom: atBottom,
+          nearTop: nearTop, inRange: inRange, tooFast: tooFast))
   }
 
   /// Whether the bottom the readings left by a step no bar takes was
-  /// reached by one too: from the top, with nothing but the bottom read
-  /// between. A bar cannot be lowered across its range in one period (a
-  /// 60-cm fall from rest takes 0.35 s), so such a bottom was never the
-  /// bar's: an echo run (the carrier's legs, a plate) read under a bar
-  /// that stayed up. A carried bench bar at 86 cm read 25 cm four times
-  /// between 84.5 and 84.3, 0.06 s after the one and before the other: a
-  /// 63-cm "rep", a set of one (independent looked-at 1620090). One such
-  /// step alone is still a dropout across a ramp (`switchingReturns`).
+  /// reached by such steps too: from the last top the bar stood at, by
+  /// steps faster than a bar (`maxCrossingCmPerS`) that between them cover
+  /// the drop from the top's band to the bottom's, whatever runs lie
+  /// between, with no silence on the way. A bar cannot be lowered across
+  /// its range in one period (a 60-cm fall from rest takes 0.35 s), so
+  /// such a bottom was never the bar's: echo runs (the carrier's legs, a
+  /// plate) read under a bar that stayed up. A carried bench bar at 86 cm
+  /// read 25 cm four times between 84.5 and 84.3, 0.06 s after the one and
+  /// before the other: a 63-cm "rep", a set of one (independent looked-at
+  /// 1620090). The echoes come in stages as often: a bar carried at 85 cm
+  /// read 62 cm four times, then 34 cm four times, then 85 (1680030, a
+  /// 48-cm "rep"), and a carry over a sonar reading the legs at 62, 49
+  /// and 36 cm (1830042); the steps' net drop is counted, so an echo under
+  /// a bar coming down at a bar's pace, stepped to and back, adds nothing.
+  /// One step alone is still a dropout across a ramp (`switchingReturns`),
+  /// and a silence on the way down may hide the bar's descent
+  /// (`maxSilenceInStepsS`).
   /// Asked of a named squat's or bench press's first rep only (the
   /// analyzer): an echo run mid-pull is reached and left by such steps
   /// too, and a touch-and-go deadlift's first pull was lost (looked-at
   /// 1630076); asked of every rep of a set, a bench press's rep whose
   /// descent a dropout hid (1680064) and a headerless deadlift's (1590032)
-  /// were lost. 1,200 fresh streams (seeds 1600000–1690119): reports that
+  /// were lost. With the top read just before the bottom only (one step
+  /// down): 1,200 fresh streams (seeds 1600000–1690119): reports that
   /// were no set 3 → 2, invented 19 → 18; 1,200 more (1500000–): invented
-  /// 13 → 11; 8,400 others looked at, ours, the sweep, the samples and the
-  /// real presses unchanged; nothing lost in any of them. The seventeen
-  /// held-out sets: one rep lost (117 → 118), nothing else moved.
+  /// 13 → 11; the seventeen held-out sets: one rep lost (117 → 118).
+  /// Steps in stages: looked-at 12,000, reports that were no set 10 → 8,
+  /// invented 127 → 124, nothing lost (BENCHMARKS, fifty-first pass).
   private static func reachedByAStep(
-    _ readings: [TimedHeight], atBottom: (TimedHeight) -> Bool,
-    nearTop: (TimedHeight) -> Bool, tooFast: (TimedHeight, TimedHeight) -> Bool
+    _ readings: [TimedHeight], stepsCm: Double, atBottom: (TimedHeight) -> Bool,
+    nearTop: (TimedHeight) -> Bool, inRange: (TimedHeight) -> Bool,
+    tooFast: (TimedHeight, TimedHeight) -> Bool
   ) -> Bool {
+    let stood = { (i: Int) in
+      i > readings.startIndex && nearTop(readings[i]) && nearTop(readings[i - 1])
+        && readings[i].t > readings[i - 1].t && readings[i].t - readings[i - 1].t <= maxTopGapS
+    }
     guard let last = readings.lastIndex(where: { !atBottom($0) }), last + 1 < readings.endIndex,
-      last > readings.startIndex
+      let topIndex = readings.indices[...last].last(where: stood)
     else { return false }
-    let top = readings[last]
-    let before = readings[last - 1]
-    return nearTop(top) && nearTop(before) && top.t > before.t
-      && top.t - before.t <= maxTopGapS && tooFast(top, readings[last + 1])
+    var stepped = 0.0
+    var previous = readings[topIndex]
+    for s in readings[(topIndex + 1)...(last + 1)] where inRange(s) {
+      guard s.t - previous.t <= maxSilenceInStepsS else { return false }
+      if tooFast(previous, s) { stepped += previous.cm - s.cm }
+      previous = s
+    }
+    return stepped >= stepsCm
   }
+  /// The longest silence between the readings in range on the way from
+  /// the top to a bottom reached by steps: two to six periods at 15–40 Hz,
+  /// a lost ping or two (`maxTopGapS`). Longer, the readings missed part of
+  /// the way down, and a bar may have been lowered in it: a bench bar's
+  /// descent hidden by 0.7 s of no-echo zeros (independent looked-at
+  /// 1680064).
+  static let maxSilenceInStepsS = 0.15
   /// The top the step left was read twice, at two times this close: the
   /// bar stood there. A single top reading, or two in one batch, after a
   /// dropout is a stray: a bench bar's descent hidden by 0.7 s of
