@@ -281,7 +281,8 @@ struct RepMeasurer: Sendable {
   /// deviations of a difference per e-fold of windows past
   /// `stickingFreeWindows`. Without it, 1.75 deviations claimed a dip on
   /// 23 % of the looked-at reps slower than 0.3 m/s that had none (2.4 %
-  /// of all reps without one), 3 deviations flat still 7.6 %. Looked-at
+  /// of all reps without one); 3 deviations flat, 7.6 % (every third
+  /// stream). Looked-at
   /// (every third stream, 4,000; found / claimed without, reps under 0.3
   /// m/s and all): 1 per e-fold 53 / 10 %, 42 / 1.6 %; 2: 45 / 5.2 %, 35 /
   /// 1.1 %; 2 from 1.5 windows: 39 / 2.8 %, 29 / 0.7 %; the thresholds
@@ -294,11 +295,12 @@ struct RepMeasurer: Sendable {
   /// 1.5th power while a region wider than the window keeps most of its
   /// dip. Looked-at, every third stream (found / claimed without, under
   /// 0.3 m/s and all), with the bounds above: 1.25 37 / 3.2 %, 32 / 1.7 %;
-  /// 1.5 45 / 5.2 %, 35 / 1.1 %. With the bounds flat at 1.75 deviations,
-  /// all 12,000: 1.0 found fewer for more claimed than 1.5 (with 2.0
-  /// deviations 47 / 6.4 % against 48 / 1.8 %); 2.0 flattened the regions
-  /// too (26 / 0.4 %); a share of the rep's duration instead (0.3) claimed
-  /// more for as many found (53 / 6.1 % against 52 / 2.4 %).
+  /// 1.5 45 / 5.2 %, 35 / 1.1 %. With flat bounds, all 12,000 (found /
+  /// claimed without, all reps): at 2 deviations, the measurer's own
+  /// window (floors 0.05 m/s and 8 %) 47 / 6.4 %, 1.5 of it (0.02 m/s, 3
+  /// %) 48 / 1.8 %, 2.0 of it (0.05, 8 %) 26 / 0.4 %: wider, the regions
+  /// are flattened too; at 1.75, 1.5 of it 52 / 2.4 %, and a window of
+  /// 0.3 of the rep's duration instead 53 / 6.1 %.
   static let stickingWindowFactor = 1.5
 
   /// The least dip (and recovery) that is a sticking point in a drive of
