@@ -281,12 +281,11 @@ struct RepMeasurer: Sendable {
   /// deviations of a difference per e-fold of windows past
   /// `stickingFreeWindows`. Without it, 1.75 deviations claimed a dip on
   /// 23 % of the looked-at reps slower than 0.3 m/s that had none (2.4 %
-  /// of all reps without one); 3 deviations flat, 7.6 % (every third
-  /// stream). Looked-at
-  /// (every third stream, 4,000; found / claimed without, reps under 0.3
-  /// m/s and all): 1 per e-fold 53 / 10 %, 42 / 1.6 %; 2: 45 / 5.2 %, 35 /
-  /// 1.1 %; 2 from 1.5 windows: 39 / 2.8 %, 29 / 0.7 %; the thresholds
-  /// before this pass 18 / 2.8 %, 15 / 1.8 %.
+  /// of all reps without one). On every third looked-at stream (4,000;
+  /// found / claimed without, reps under 0.3 m/s and all): 3 deviations
+  /// flat 50 / 7.6 %, 35 / 0.7 %; 1 per e-fold 53 / 10 %, 42 / 1.6 %; 2:
+  /// 45 / 5.2 %, 35 / 1.1 %; 2 from 1.5 windows: 39 / 2.8 %, 29 / 0.7 %;
+  /// the thresholds before this pass 18 / 2.8 %, 15 / 1.8 %.
   static let stickingSigmasPerLogWindow = 2.0
   static let stickingFreeWindows = 2.0
   /// The dip is read on a velocity fitted over this many of the
@@ -695,7 +694,7 @@ struct RepMeasurer: Sendable {
 
     let stickingWindowS = Self.stickingWindowFactor * windowS
     let sticking = Self.stickingPoint(
-      Self.slowVelocity(
+      Self.concentricKinematics(
         samples, from: start, to: end, windowS: stickingWindowS, smoother: smoother),
       from: start, to: end,
       minDipMps: Self.stickingMinDipMps(
@@ -1026,7 +1025,7 @@ struct RepMeasurer: Sendable {
   /// holding a single reading reaches to its neighbour): the same, inside
   /// the concentric phase, as over all the readings, for a fraction of the
   /// work.
-  static func slowVelocity(
+  static func concentricKinematics(
     _ samples: [TimedHeight], from start: Double, to end: Double, windowS: Double,
     smoother: AnalyzerConfiguration.Smoother
   ) -> [Kinematics] {
