@@ -26,6 +26,19 @@ import Testing
     #expect(RepMeasurer.stickingPoint(k, from: -0.01, to: 0.51) == nil)
   }
 
+  /// Read through noise, the velocity often wiggles on its way up to the
+  /// burst. The dip is measured from the burst: from the wiggle's top (0.25
+  /// m/s) the real dip (0.8 → 0.4) read nothing over a noisy floor, and over
+  /// a quiet one the wiggle itself was named.
+  @Test func aWiggleOnTheWayUpDoesNotHideTheDip() {
+    let k = curve([0, 0.2, 0.25, 0.22, 0.5, 0.8, 0.6, 0.4, 0.5, 0.7, 0.8, 0.4, 0])
+    for minDip in [RepMeasurer.stickingDipMps, 0.1] {
+      let found = RepMeasurer.stickingPoint(k, from: -0.01, to: 0.61, minDipMps: minDip)
+      #expect(found?.t == 0.35, "least dip \(minDip)")
+      #expect(abs((found?.fraction ?? 0) - 0.5) < 1e-12, "least dip \(minDip)")
+    }
+  }
+
   @Test func aStallThatSinksBackIsAllOfTheBurst() {
     let k = curve([0, 0.3, 0.5, 0.3, 0, -0.1, 0.2, 0.5, 0.6, 0.3, 0])
     let found = RepMeasurer.stickingPoint(k, from: -0.01, to: 0.51)
@@ -114,12 +127,15 @@ import Testing
 
   /// A notch of half the drive's speed (0.22 m/s) is found on most reps,
   /// where the sticking region is; the same drive without the notch, over a
-  /// plateau 0.8 s long where the noise has room to make dips, on none.
-  /// The thresholds tuned on our own simulator (0.15 m/s and 3 deviations
-  /// over the measurer's window) found the notch on 10 of the 20 and
-  /// claimed one on the even drive too.
+  /// plateau 0.8 s long where the noise has room to make dips, on at most
+  /// one of twenty (the 5 %). The thresholds tuned on our own
+  /// simulator (0.15 m/s and 3 deviations over the measurer's window) found
+  /// the notch on 10 of the 20 and claimed one on the even drive; the dip
+  /// measured from the first local maximum instead of the burst found 15
+  /// and claimed none; from the burst, 17 and one.
   @Test func aSlowedDriveIsFoundAndAnEvenOneIsNot() {
     var found: [Double] = []
+    var claimedOnEven: [Double] = []
     var notchCm = 0.0
     for seed: UInt64 in 1...4 {
       let slowed = squats(dip: 0.5, seed: seed)
@@ -129,9 +145,10 @@ import Testing
       found += reps.compactMap(\.stickingPointCm)
       let even = analyze(squats(dip: 0, seed: seed).lines).reports.flatMap(\.reps)
       #expect(even.count == 5)
-      #expect(even.allSatisfy { $0.stickingPointCm == nil }, "\(even.map(\.stickingPointCm))")
+      claimedOnEven += even.compactMap(\.stickingPointCm)
     }
-    #expect(found.count >= 12, "found on \(found.count) of 20")
+    #expect(claimedOnEven.count <= 1, "claimed on the even drive: \(claimedOnEven)")
+    #expect(found.count >= 15, "found on \(found.count) of 20")
     #expect(found.allSatisfy { abs($0 - notchCm) <= 6 }, "\(found), notch at \(notchCm) cm")
   }
 }

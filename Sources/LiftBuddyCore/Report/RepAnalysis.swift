@@ -12,8 +12,9 @@ public struct RepAnalysis: Sendable, Equatable {
   /// decelerating faster than gravity (a < −9.81 m/s², the end of the
   /// propulsive phase, Sánchez-Medina et al. 2010); 1 when it never does.
   public var propulsiveFraction: Double
-  /// (first peak − lowest dip after it) / first peak, when the velocity dips
-  /// after its first peak; nil otherwise.
+  /// (burst − the dip) / burst, the burst being the fastest velocity before
+  /// the dip, when the velocity dips and recovers (`RepMeasurer.stickingPoint`);
+  /// nil otherwise.
   public var stickingDipFraction: Double?
 
   public init(
