@@ -1043,9 +1043,12 @@ struct RepMeasurer: Sendable {
   /// lesser of how far it lies below the fastest velocity before it and the
   /// fastest after it (the valley's prominence), so the dip is measured
   /// from the burst, not from the first local maximum. On a velocity read
-  /// through noise, that first maximum is often a wiggle on the way up;
-  /// measured from it, a squat's dip of 0.14 m/s read 0.04 and was missed,
-  /// or the wiggle itself was named (independent looked-at streams: found
+  /// through noise, that first maximum is often a wiggle on the way up: a
+  /// deadlift's drive wiggled at 0.50 m/s on its way to 0.63, dipped to
+  /// 0.39 and recovered to 0.56; from the wiggle the dip was 0.11 m/s,
+  /// under the least dip (0.13), and missed; from the burst, 0.17
+  /// (independent looked-at 1500007). Over a quiet clip a wiggle's own
+  /// dip could be named instead (independent looked-at streams: found
   /// on 35.5 → 40.4 % of reps with one, claimed on 1.2 → 1.4 % without,
   /// claims right 86.2 → 85.1 %; BENCHMARKS, fifty-second pass).
   static func stickingPoint(
