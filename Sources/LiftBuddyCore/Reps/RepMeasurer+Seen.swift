@@ -445,10 +445,10 @@ extension RepMeasurer {
       bottomReachedByAStep: bottomReachedByAStep)
   }
 
-  /// The highest level the kept readings from the rise's valley to
-  /// `stoodTopWindowS` past its peak were read at twice: the second
-  /// highest of them. A top read once, above all the others, is a stray
-  /// the gate kept, not where the bar stood: an overhead press bar on the
+  /// The second highest of the kept readings from the rise's valley to
+  /// `stoodTopWindowS` past its peak: a top the bar stood at is read more
+  /// than once, and one reading above all the others is a stray the gate
+  /// kept, not where the bar stood: an overhead press bar on the
   /// hooks over a sonar switching between 106 and 137 cm, and one
   /// reading of 169 kept among them; the smoothed track peaked at 154,
   /// and the 31-cm switches under it were no steps across its 50-cm
