@@ -87,10 +87,11 @@ import Testing
   /// Five squats of 55 cm: 1 s down, 0.2 s at the bottom, 1.6 s up with a
   /// notch of `dip`, 1.5 s at the top; and the notch's height above the
   /// bottom.
-  func squats(dip: Double, seed: UInt64) -> (lines: [(t: Double, line: String)], notchCm: Double) {
+  func squats(dip: Double, seed: UInt64, upS: Double = 1.6) -> (
+    lines: [(t: Double, line: String)], notchCm: Double
+  ) {
     let step = 0.001
     let romCm = 55.0
-    let upS = 1.6
     func drive(_ u: Double) -> Double {
       let rise = sin(Double.pi / 2 * min(u / 0.2, 1))
       let fall = (1 - cos(Double.pi * min((1 - u) / 0.3, 1))) / 2
@@ -150,5 +151,18 @@ import Testing
     #expect(claimedOnEven.count <= 1, "claimed on the even drive: \(claimedOnEven)")
     #expect(found.count >= 15, "found on \(found.count) of 20")
     #expect(found.allSatisfy { abs($0 - notchCm) <= 6 }, "\(found), notch at \(notchCm) cm")
+  }
+
+  /// The same notch in a drive of 0.55 s (about 0.9 m/s on average): no
+  /// near-maximal lift is that fast, and no sticking point is named
+  /// (`RepMeasurer.maxStickingMeanVelocityMps`), where the dip alone,
+  /// read through the noise, was named on some of the twenty.
+  @Test func aFastDriveHasNoStickingPoint() {
+    for seed: UInt64 in 1...4 {
+      let reps = analyze(squats(dip: 0.5, seed: seed, upS: 0.55).lines).reports.flatMap(\.reps)
+      #expect(reps.count == 5)
+      #expect(reps.allSatisfy { $0.meanVelocityMps >= RepMeasurer.maxStickingMeanVelocityMps }, "\(reps.map(\.meanVelocityMps))")
+      #expect(reps.allSatisfy { $0.stickingPointCm == nil }, "\(reps.map(\.stickingPointCm))")
+    }
   }
 }
