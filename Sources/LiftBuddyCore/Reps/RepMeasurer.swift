@@ -305,7 +305,7 @@ struct RepMeasurer: Sendable {
   /// a near-maximal lift's (Kompf & Arandjelović 2016), and the fastest of
   /// the four lifts at 80 % of 1RM, the squat, averages about 0.6 m/s
   /// (Sánchez-Medina et al. 2017: 0.32 m/s at 1RM, linear in load); a
-  /// dip read in a faster drive is the noise's. Looked-at 12,000 (by the
+  /// dip read in a faster drive is taken for noise. Looked-at 12,000 (by the
   /// rep's measured mean): claimed on reps without a dip 1.43 → 1.18 %,
   /// claims right 85.1 → 87.3 %, found unchanged (40.4 %); at 0.6 m/s
   /// 0.94 % and 89.6 %, but that is the squat's own 80 %. Held-out
