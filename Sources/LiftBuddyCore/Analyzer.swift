@@ -674,12 +674,18 @@ public struct Analyzer: Sendable {
     // (940025). A named squat's or bench press's first rep is refused too
     // when its bottom was reached by such a step as well as left by one
     // (`RepMeasurer.reachedByAStep`): an echo run under a carried bar
-    // (independent fresh 1620090).
+    // (independent fresh 1620090). Asked against the bottom the readings
+    // stood at as well (`RepMeasurer.stoodBottomCm`), unless the lift is a
+    // named deadlift, whose bottom is the floor: echoes read under the
+    // plates there, and two first pulls were lost (looked-at 790075,
+    // 800061). 12,000 looked-at: reports that were no set 7 → 6, invented
+    // 122 → 120, nothing lost (BENCHMARKS, fifty-third pass).
     guard
       !RepMeasurer.jumpedAcross(
         measured.kept, rise: lift, answered: sent,
         lookbackReadings: RepMeasurer.firstRepLookbackReadings,
-        bottomReachedByAStep: session.exercise?.isEccentricFirst == true),
+        bottomReachedByAStep: session.exercise?.isEccentricFirst == true,
+        atStoodBottom: session.exercise != .deadlift),
       (rep.romCm >= RepMeasurer.minRomShareOfRise * (lift.peak.cm - lift.valley.cm)
         && session.exercise?.isEccentricFirst != true)
         || !jumpedAcrossItsOwnEnds(measured),

@@ -425,10 +425,20 @@ extension RepMeasurer {
   /// Asked too against the top the kept readings stood at (`stoodTopCm`)
   /// when the rise's peak is higher: a stray the gate kept lifts the
   /// smoothed peak, and the switches beneath it are then no steps across
-  /// the range.
+  /// the range. With `atStoodBottom`, asked as well against the bottom
+  /// they stood at (`stoodBottomCm`) when the rise's valley is higher by
+  /// no more than the bottom's band (`seenRampShare` of the range): a
+  /// sonar switching between a bench bar on the hooks (96 cm) and an echo
+  /// run (65–71) mixed into a smoothed valley of 74.7, and the switches
+  /// down to the echoes fell under the range it spanned, five steps where
+  /// six refuse: a 30-cm "rep" of 1.07 m/s in a rest, a set of one
+  /// (independent looked-at 1990025). Lower than the band, the readings
+  /// near the valley are something else's (a floor under a bar picked up
+  /// long before the rise peaked, 1620047).
   static func jumpedAcross(
     _ samples: [TimedHeight], rise: TurnFinder.Rise, answered: Answered,
-    lookbackReadings: Int = switchingLookbackReadings, bottomReachedByAStep: Bool = false
+    lookbackReadings: Int = switchingLookbackReadings, bottomReachedByAStep: Bool = false,
+    atStoodBottom: Bool = false
   ) -> Bool {
     var stood = rise
     if let top = stoodTopCm(samples, rise: rise), top < rise.peak.cm {
@@ -440,9 +450,39 @@ extension RepMeasurer {
         return true
       }
     }
+    if atStoodBottom, let bottom = stoodBottomCm(samples, rise: rise), bottom < rise.valley.cm,
+      rise.valley.cm - bottom <= seenRampShare * (stood.peak.cm - rise.valley.cm)
+    {
+      var low = stood
+      low.valley.cm = bottom
+      if jumpedAcross(
+        samples, between: low, answered: answered, lookbackReadings: lookbackReadings,
+        bottomReachedByAStep: bottomReachedByAStep)
+      {
+        return true
+      }
+    }
     return jumpedAcross(
       samples, between: rise, answered: answered, lookbackReadings: lookbackReadings,
       bottomReachedByAStep: bottomReachedByAStep)
+  }
+
+  /// The second lowest of the kept readings within `stoodTopWindowS` of the
+  /// rise's valley: `stoodTopCm`'s twin at the other end, where the bar
+  /// stood before it rose, one low stray aside.
+  static func stoodBottomCm(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Double? {
+    var lowest = Double.infinity
+    var second = Double.infinity
+    for s in samples
+    where s.t >= rise.valley.t - stoodTopWindowS && s.t <= rise.valley.t + stoodTopWindowS {
+      if s.cm < lowest {
+        second = lowest
+        lowest = s.cm
+      } else if s.cm < second {
+        second = s.cm
+      }
+    }
+    return second.isFinite ? second : nil
   }
 
   /// The second highest of the kept readings from the rise's valley to
