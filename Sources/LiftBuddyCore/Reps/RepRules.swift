@@ -696,7 +696,8 @@ enum RepRules {
   /// within `maxClipTiltDeg` (or no `a:` lines came to say otherwise),
   /// over the concentric phase and, for a rise that came down first, over
   /// the descent (`Analyzer`): no loaded bar is lowered that crooked
-  /// either. Tune seeds 201–600: clip-handling 92.5 → 93.8 % exact, its
+  /// either; for the same reason over the return that confirms a
+  /// provisional first rep (`Analyzer`'s `loweredOnTheBar`). Tune seeds 201–600: clip-handling 92.5 → 93.8 % exact, its
   /// reports that were no set 22 → 17; no other scenario changed. Not for
   /// a concentric-first rise: what comes before it is the bar set down and
   /// loaded, which tilts it (deadlift-platform fell to 63 %).
