@@ -471,18 +471,8 @@ extension RepMeasurer {
   /// rise's valley: `stoodTopCm`'s twin at the other end, where the bar
   /// stood before it rose, one low stray aside.
   static func stoodBottomCm(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Double? {
-    var lowest = Double.infinity
-    var second = Double.infinity
-    for s in samples
-    where s.t >= rise.valley.t - stoodTopWindowS && s.t <= rise.valley.t + stoodTopWindowS {
-      if s.cm < lowest {
-        second = lowest
-        lowest = s.cm
-      } else if s.cm < second {
-        second = s.cm
-      }
-    }
-    return second.isFinite ? second : nil
+    secondMost(
+      samples, in: (rise.valley.t - stoodTopWindowS)...(rise.valley.t + stoodTopWindowS), by: <)
   }
 
   /// The second highest of the kept readings from the rise's valley to
@@ -500,17 +490,28 @@ extension RepMeasurer {
   /// peak rather than beside it, a bench press's stray rep passed instead
   /// (1670093).
   static func stoodTopCm(_ samples: [TimedHeight], rise: TurnFinder.Rise) -> Double? {
-    var highest = -Double.infinity
-    var second = -Double.infinity
-    for s in samples where s.t >= rise.valley.t && s.t <= rise.peak.t + stoodTopWindowS {
-      if s.cm > highest {
-        second = highest
-        highest = s.cm
-      } else if s.cm > second {
+    secondMost(
+      samples, in: rise.valley.t...max(rise.valley.t, rise.peak.t + stoodTopWindowS), by: >)
+  }
+
+  /// The second reading in `window` in the order `beyond` ranks them (an
+  /// equal pair counts as two): a level read more than once, not a lone
+  /// stray.
+  private static func secondMost(
+    _ samples: [TimedHeight], in window: ClosedRange<Double>,
+    by beyond: (Double, Double) -> Bool
+  ) -> Double? {
+    var first: Double?
+    var second: Double?
+    for s in samples where window.contains(s.t) {
+      if first.map({ beyond(s.cm, $0) }) ?? true {
+        second = first
+        first = s.cm
+      } else if second.map({ beyond(s.cm, $0) }) ?? true {
         second = s.cm
       }
     }
-    return second.isFinite ? second : nil
+    return second
   }
   /// The lockout and a moment after it: a rep's top is read several times
   /// within it at 15–40 Hz, however fast the bar turns.
