@@ -1154,4 +1154,35 @@ extension AnalyzerTests {
       #expect(reports.map(\.reps.count) == [3], "seed \(seed)")
     }
   }
+
+  /// Three paused bench presses from a stand 10 cm over the hooks, with a
+  /// run of echoes 9–12 cm over the chest in the first rep's pause (as
+  /// off a sonar in a dirty gym): the smoothed height bumps up at the
+  /// bottom, and the first rep came down from the stand all the same, not
+  /// from the bump (`TurnFinder.bumpShareOfDescent`; independent looked-at
+  /// 430001). Taken for a top, the bump left the first rep no round trip
+  /// from the stand, and the set was two.
+  @Test func echoesInTheFirstPauseDoNotCutItsDescent() {
+    var phases: [SyntheticLift.Phase] = [
+      .init(duration: 0.6, deltaCm: 10), .init(duration: 2.0, deltaCm: 0),
+    ]
+    for _ in 0..<3 {
+      phases += [
+        .init(duration: 1.2, deltaCm: -34), .init(duration: 1.0, deltaCm: 0),
+        .init(duration: 0.9, deltaCm: 34), .init(duration: 1.0, deltaCm: 0),
+      ]
+    }
+    phases.append(.init(duration: 0.6, deltaCm: -10))
+    let lift = SyntheticLift(startCm: 92, leadIn: 3, phases: phases)
+    let echoesFrom = 3 + 0.6 + 2.0 + 1.2 + 0.3
+    for (overCm, forS) in [(9.0, 0.2), (9.0, 0.25), (12.0, 0.3)] {
+      let lines = lift.lines(rateHz: 20).map { l -> (t: Double, line: String) in
+        guard l.line.hasPrefix("s:"), l.t >= echoesFrom, l.t < echoesFrom + forS else { return l }
+        return (l.t, "s:\(Int(lift.height(at: l.t) + overCm))")
+      }
+      let reports = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+        .reports
+      #expect(reports.map(\.reps.count) == [3], "echoes \(overCm) cm over for \(forS) s")
+    }
+  }
 }

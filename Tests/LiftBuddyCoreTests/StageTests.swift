@@ -195,6 +195,36 @@ import Testing
     #expect(hump.flatMap(\.previousPeak).map { abs($0.cm - 95) < 0.01 } == true, "\(hump as Any)")
   }
 
+  @Test func aBumpAtTheBottomLeavesTheDescentItsTop() {
+    // A paused bench press lowered from its stand at 100 cm to the chest at
+    // 68, where echoes (or a frozen sonar) made a bump of 8.5 cm before the
+    // drive: the drive came down from the stand, not from the bump
+    // (independent looked-at 430001). A bump after a rest longer than any
+    // pause at a rep's bottom, or a rise more than half way back up, is a
+    // top of its own.
+    func pressFrom(restS: Double, bumpCm: Double) -> TurnFinder.Rise? {
+      let b = 3 + restS
+      let path: [(Double, Double)] = [
+        (0, 100), (2, 100), (3, 68), (b, 68), (b + 0.2, bumpCm), (b + 0.4, 68.5), (b + 0.9, 68.5),
+        (b + 1.7, 100), (b + 3.5, 100),
+      ]
+      return turns(path, until: b + 3.5).compactMap { _, turn -> TurnFinder.Rise? in
+        if case .topHeld(let r) = turn, r.valley.cm < 70, r.valley.t > b { return r }
+        return nil
+      }.last
+    }
+    let bumped = pressFrom(restS: 0.5, bumpCm: 76.5)
+    #expect(
+      bumped.flatMap(\.previousPeak).map { abs($0.cm - 100) < 0.01 } == true, "\(bumped as Any)")
+    #expect(bumped.map { $0.previousPeakStoodS >= 1.5 } == true, "\(bumped as Any)")
+    let rested = pressFrom(restS: RepRules.maxBottomPauseS + 1, bumpCm: 76.5)
+    #expect(
+      rested.flatMap(\.previousPeak).map { abs($0.cm - 76.5) < 0.01 } == true, "\(rested as Any)")
+    let halfway = pressFrom(restS: 0.5, bumpCm: 86)
+    #expect(
+      halfway.flatMap(\.previousPeak).map { abs($0.cm - 86) < 0.01 } == true, "\(halfway as Any)")
+  }
+
   @Test func aDescentFromARestPartWayDownLeftTheRest() {
     // A squat at lockout (131) re-racked onto hooks 5 cm lower, rested
     // there, walked out at the hooks' height and lowered into a rep: the
