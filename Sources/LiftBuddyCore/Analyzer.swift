@@ -744,7 +744,11 @@ public struct Analyzer: Sendable {
       } : nil
     guard RepRules.clipOnTheBar(pitchDeg: rep.maxAbsPitchDeg, rollDeg: rep.maxAbsRollDeg),
       RepRules.clipOnTheBar(pitchDeg: descentTilt?.pitch, rollDeg: descentTilt?.roll),
-      RepRules.seenBeforeRise(heights, startS: startS)
+      RepRules.seenBeforeRise(heights, startS: startS),
+      // Nor with a pause that read the bar at its top: a switching sonar's.
+      !cameDown
+        || !RepRules.readAtTopInPause(
+          sent(from: rise.arrivedAtValleyT, to: startS), ends: ends)
     else {
       return
     }

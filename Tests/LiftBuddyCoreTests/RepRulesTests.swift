@@ -1436,4 +1436,20 @@ import Testing
     let events = analyze(lines, session: SessionInfo(source: "test", exercise: nil))
     #expect(events.reports.isEmpty, "\(events.reports.map { $0.reps.map(\.romCm) })")
   }
+
+  /// A pause read at the rise's top and then at its bottom again is a
+  /// switching sonar's; the top's level read after the last reading at
+  /// the bottom is the drive's own, and a frozen sonar's repeats of one
+  /// reading at the top are one reading.
+  @Test func aPauseReadAtItsTopThenItsBottomIsASwitchingSonar() {
+    let ends = RepRules.Ends(bottomCm: 65, topCm: 88)
+    func pause(_ cms: [Double]) -> [TimedHeight] {
+      cms.enumerated().map { TimedHeight(t: Double($0.offset) * 0.07, cm: $0.element) }
+    }
+    #expect(RepRules.readAtTopInPause(pause([65, 66, 89, 87, 64, 65]), ends: ends))
+    #expect(!RepRules.readAtTopInPause(pause([65, 66, 64, 65, 76, 87, 89]), ends: ends))
+    #expect(!RepRules.readAtTopInPause(pause([65, 89, 89, 89, 64, 65]), ends: ends))
+    #expect(!RepRules.readAtTopInPause(pause([65, 89, 64, 66, 65]), ends: ends))
+    #expect(!RepRules.readAtTopInPause(pause([65, 130, 131, 64]), ends: ends))
+  }
 }
