@@ -56,9 +56,7 @@ enum BottomEchoes {
     }
     guard let band else { return nil }
     let lowest =
-      band.bottomCm
-      - max(
-        RepRules.sameEndMinCm, RepRules.sameEndShareOfRise * band.rangeCm, margin)
+      band.bottomCm - max(RepRules.sameEndToleranceCm(rangeCm: band.rangeCm), margin)
     guard samples.contains(where: { $0.cm < lowest }) else { return nil }
     let kept = withoutShortRuns(samples, under: lowest)
     var lifted = rise

@@ -321,7 +321,7 @@ struct RepMeasurer: Sendable {
   /// the share growing linearly to all of it at
   /// `maxStickingMeanVelocityMps`. Independent looked-at 12,000 (found on
   /// reps with a dip / claimed on reps without): 40.4 / 1.2 % → 58.1 / 2.2
-  /// %, dirty floors 24.0 / 2.9 → 50.9 / 5.0 %; on the 2,400 of them with
+  /// %, dirty streams 24.0 / 2.9 → 50.9 / 5.0 %; on the 2,400 of them with
   /// the truth's dips, claims right 88.8 → 85.5 %, found within a tenth of
   /// the range of the true point 91 → 85 %. With the floor scaled too:
   /// half the bound 63 / 2.5 %, right 83.8 %; 0.75 of it 50 / 1.6 %; the

@@ -58,7 +58,13 @@ enum RepRules {
   }
 
   static func sameEnd(_ a: Double, _ b: Double, rangeCm: Double) -> Bool {
-    abs(a - b) <= max(sameEndMinCm, sameEndShareOfRise * rangeCm)
+    abs(a - b) <= sameEndToleranceCm(rangeCm: rangeCm)
+  }
+
+  /// How far apart two ends of a rise of `rangeCm` may be and still be
+  /// the same place (`sameEnd`).
+  static func sameEndToleranceCm(rangeCm: Double) -> Double {
+    max(sameEndMinCm, sameEndShareOfRise * rangeCm)
   }
 
   /// The eccentric half came first: down from (about) this rise's top, a
@@ -502,8 +508,10 @@ enum RepRules {
   /// invented 120 → 118, nothing lost; ours unchanged; held-out 3,960: no
   /// set 2 → 1, invented 38 → 36, one rep measured late lost (missed 209
   /// → 210).
-  static func readAtTopInPause<C: BidirectionalCollection<TimedHeight>>(_ pause: C, ends: Ends) -> Bool {
-    let tolerance = max(sameEndMinCm, sameEndShareOfRise * ends.rangeCm)
+  static func readAtTopInPause<C: BidirectionalCollection<TimedHeight>>(_ pause: C, ends: Ends)
+    -> Bool
+  {
+    let tolerance = sameEndToleranceCm(rangeCm: ends.rangeCm)
     guard let lastAtBottom = pause.last(where: { $0.cm <= ends.bottomCm + tolerance })?.t
     else { return false }
     var atTop = 0
@@ -591,7 +599,7 @@ enum RepRules {
     }
     let range = rise.peak.cm - rise.valley.cm
     let below = level - rise.valley.cm
-    guard below > max(sameEndMinCm, sameEndShareOfRise * range), below <= range / 2 else {
+    guard below > sameEndToleranceCm(rangeCm: range), below <= range / 2 else {
       return rise
     }
     var run: (first: TimedHeight, count: Int)? = nil
