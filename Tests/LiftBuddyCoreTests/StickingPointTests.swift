@@ -191,11 +191,12 @@ import Testing
 
   /// At 0.33 m/s, near maximal, a notch of 0.3 of the speed (0.13 m/s) is
   /// believed on 0.6 of the bound (`RepMeasurer.stickingNearMaxShare`):
-  /// found on 16 of 20 reps, where the whole bound found 6. The price is
-  /// paid on a near-maximal drive with no dip at all, which the noise
-  /// gives one on 6 of 20 (1 before): fewer than half as many as the
-  /// notch, and rare at the rack, where a lift that slow has a sticking
-  /// region (Newton et al. 1997).
+  /// found on 16 of 20 reps (the whole bound, anywhere in the range:
+  /// 13 of 40 over seeds 1–8). The price is paid on a near-maximal drive
+  /// with no dip at all, which the noise gives one on 6 of 20 (the whole
+  /// bound: 3 of 40): fewer than half as many as the notch, and rare at
+  /// the rack, where a lift that slow has a sticking region (Newton et
+  /// al. 1997).
   @Test func aNearMaximalDriveNeedsLessOfADip() {
     let slowed = named(dip: 0.3, upS: 1.6)
     let even = named(dip: 0, upS: 1.6)
