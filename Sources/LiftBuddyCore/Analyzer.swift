@@ -479,6 +479,21 @@ public struct Analyzer: Sendable {
       lift = lifted.rise
       measured = fromBottom
     }
+    // A set's rise still unmeasured, on the bar's readings the gate
+    // dropped after following echoes (`BottomEchoes.readmitted`), counted
+    // only as a rep like the set's own (`RepRules.likeTheSetsReps`).
+    if measured == nil, let band = sets.band,
+      let back = BottomEchoes.readmitted(
+        from: samples, answered: sent, rise: anchored,
+        band: band, noiseCm: noise.sigmaCm),
+      let again = measure(back.samples, back.rise),
+      RepRules.likeTheSetsReps(
+        again.analysis.report, band: band,
+        fastestMps: sets.open?.reps.lazy.map { $0.report.meanVelocityMps }.max())
+    {
+      lift = back.rise
+      measured = again
+    }
     // A rise seen at its ends only may start a set, provisionally, and
     // nothing else (`RepMeasurer.Measured.rampSeen`).
     guard let measured,

@@ -415,4 +415,101 @@ import Testing
     let e = analyze(lift.lines(rateHz: 20), session: SessionInfo(source: "test", exercise: .squat))
     #expect(e.reports.map(\.reps.count) == [3], "\(e.reports.map(\.reps))")
   }
+
+  @Test func aSetsRepWhoseRampTheGateDroppedIsMeasuredOnWhatTheSonarSent() {
+    // A bench press in a set (chest 66, top 100): at the bottom four
+    // readings of the spotter's hands at 20 cm, which the gate followed
+    // down and held on to, dropping the bar's readings back up. What it
+    // kept spans 80 cm, over a bench press's 65; the sonar sent the ramp.
+    let echoes: [Double] = [20, 21, 20, 20]
+    let sent = benchReadings(bottom: [66] + echoes + [66])
+    let ramp = { (s: TimedHeight) in s.t > 1.9 && s.cm > 66 && s.cm < 100 }
+    let kept = sent.filter { !ramp($0) }
+    let asRead = rise(of: kept, fromValleyAt: 20)
+    let band = RepRules.Ends(bottomCm: 66, topCm: 100)
+    func answered(from: Double, to: Double) -> [TimedHeight] {
+      sent.filter { $0.t > from && $0.t < to }
+    }
+    let back = BottomEchoes.readmitted(
+      from: kept, answered: answered, rise: asRead, band: band, noiseCm: 1)
+    #expect(back?.samples == sent.filter { !echoes.contains($0.cm) })
+    #expect(back?.rise.valley.cm == 66)
+    #expect(back?.rise.peak == asRead.peak)
+    // Nothing dropped, nothing to let back in.
+    #expect(
+      BottomEchoes.readmitted(
+        from: sent, answered: answered, rise: rise(of: sent, fromValleyAt: 20), band: band,
+        noiseCm: 1) == nil)
+    // Only the top of the ramp sent: what is left starts part-way up, no
+    // rep of the set's.
+    let noChest = kept.filter { $0.cm >= 85 || echoes.contains($0.cm) }
+    #expect(
+      BottomEchoes.readmitted(
+        from: noChest, answered: { from, to in answered(from: from, to: to).filter { $0.cm > 80 } },
+        rise: rise(of: noChest, fromValleyAt: 20), band: band, noiseCm: 1) == nil)
+  }
+
+  @Test func aTouchAndGoRepReadThroughTheHandsTheGateFollowedCounts() {
+    // A touch-and-go bench press set as the sonar sent it over serial over
+    // a dirty floor (independent looked-at 1420108, 31.5–41.2 s). At the
+    // third rep's bottom (about 57 cm) the spotter's hands answer at 15–17
+    // cm, twice; the gate followed them and dropped the bar's own readings
+    // back up (73, 79, 80 … 98), and the rise it kept, 15 → 102 cm, was no
+    // bench press: the rep was lost. Measured on what the sonar sent, it
+    // counts (truth 36.84–37.54 s, 40.9 cm, 0.59 m/s).
+    let sent: [(Double, Double)] = [
+      (31.538, 98), (31.570, 100), (31.618, 100), (31.650, 97), (31.682, 96), (31.730, 103),
+      (31.762, 100), (31.810, 97), (31.842, 98), (31.890, 97), (31.922, 97), (31.954, 98),
+      (32.002, 97), (32.034, 95), (32.082, 97), (32.114, 97), (32.146, 95), (32.194, 91),
+      (32.226, 90), (32.274, 91), (32.306, 85), (32.338, 84), (32.402, 0), (32.450, 75),
+      (32.482, 76), (32.514, 72), (32.578, 0), (32.610, 66), (32.658, 63), (32.690, 58),
+      (32.722, 73), (32.770, 60), (32.802, 59), (32.834, 60), (32.866, 62), (32.914, 60),
+      (32.946, 60), (32.978, 62), (33.026, 59), (33.058, 65), (33.090, 68), (33.122, 72),
+      (33.170, 74), (33.234, 0), (33.266, 84), (33.298, 88), (33.362, 0), (33.410, 95),
+      (33.442, 98), (33.490, 99), (33.522, 98), (33.554, 103), (33.602, 98), (33.634, 106),
+      (33.682, 103), (33.714, 101), (33.762, 99), (33.794, 101), (33.842, 100), (33.874, 101),
+      (33.906, 100), (33.970, 0), (34.018, 97), (34.050, 98), (34.098, 97), (34.130, 97),
+      (34.178, 93), (34.242, 0), (34.274, 23), (34.306, 23), (34.338, 23), (34.370, 79),
+      (34.418, 79), (34.450, 76), (34.482, 75), (34.530, 71), (34.562, 72), (34.594, 66),
+      (34.642, 71), (34.674, 64), (34.738, 0), (34.770, 60), (34.834, 0), (34.882, 64),
+      (34.914, 64), (34.946, 64), (34.978, 71), (35.026, 74), (35.058, 75), (35.106, 82),
+      (35.367, 0), (35.367, 87), (35.367, 0), (35.367, 96), (35.367, 96), (35.378, 98),
+      (35.410, 98), (35.458, 100), (35.522, 0), (35.554, 98), (35.602, 50), (35.634, 100),
+      (35.666, 100), (35.714, 103), (35.746, 100), (35.794, 100), (35.826, 99), (35.874, 100),
+      (35.906, 99), (35.954, 97), (35.986, 94), (36.018, 96), (36.066, 93), (36.098, 91),
+      (36.130, 90), (36.178, 87), (36.210, 17), (36.274, 0), (36.306, 17), (36.338, 15),
+      (36.370, 15), (36.418, 74), (36.450, 70), (36.482, 71), (36.530, 70), (36.562, 61),
+      (36.626, 0), (36.658, 47), (36.690, 60), (36.754, 0), (36.802, 59), (36.850, 0),
+      (36.898, 57), (36.930, 15), (36.962, 15), (36.994, 15), (37.026, 16), (37.058, 17),
+      (37.106, 73), (37.138, 79), (37.170, 80), (37.218, 80), (37.250, 90), (37.282, 89),
+      (37.330, 92), (37.362, 96), (37.410, 98), (37.442, 98), (37.490, 102), (37.554, 0),
+      (37.586, 102), (37.618, 40), (37.650, 40), (37.698, 40), (37.730, 42), (37.762, 102),
+      (37.810, 101), (37.874, 0), (37.906, 99), (37.954, 99), (37.986, 98), (38.018, 101),
+      (38.066, 103), (38.098, 103), (38.146, 101), (38.178, 100), (38.226, 100), (38.258, 101),
+      (38.290, 100), (38.338, 100), (38.370, 100), (38.418, 100), (38.450, 101), (38.498, 106),
+      (38.530, 101), (38.562, 102), (38.610, 96), (38.658, 242), (38.690, 99), (38.738, 100),
+      (38.770, 100), (38.818, 100), (38.850, 98), (38.882, 97), (38.930, 98), (38.962, 95),
+      (39.010, 94), (39.042, 90), (39.106, 0), (39.138, 86), (39.202, 0), (39.250, 81),
+      (39.314, 0), (39.346, 74), (39.410, 0), (39.442, 69), (39.506, 0), (39.538, 64),
+      (39.586, 65), (39.618, 64), (39.650, 62), (39.698, 60), (39.730, 61), (39.762, 62),
+      (39.826, 0), (39.858, 61), (39.906, 61), (39.938, 65), (39.970, 66), (40.002, 69),
+      (40.050, 69), (40.082, 76), (40.114, 75), (40.162, 76), (40.194, 80), (40.242, 87),
+      (40.274, 82), (40.306, 94), (40.354, 92), (40.386, 94), (40.434, 96), (40.466, 98),
+      (40.498, 96), (40.546, 100), (40.578, 99), (40.626, 98), (40.658, 98), (40.690, 102),
+      (40.738, 100), (40.770, 100), (40.818, 101), (40.850, 47), (40.882, 48), (40.930, 99),
+      (40.962, 99), (40.994, 100), (41.042, 96), (41.074, 103), (41.122, 95), (41.154, 100),
+    ]
+    var lines = sent.map { (t: $0.0, line: "s:\(Int($0.1))") }
+    for i in 1...300 {
+      lines.append((41.154 + Double(i) / 15, "s:101"))
+    }
+    let e = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+    let reps = e.reports.flatMap(\.reps)
+    let truth = [33.579, 35.459, 37.537, 40.577]
+    #expect(reps.count == 4, "\(reps.map(\.concentricEndS))")
+    #expect(zip(reps, truth).allSatisfy { abs($0.concentricEndS - $1) < 0.1 })
+    let third = reps.count == 4 ? reps[2] : nil
+    #expect(third.map { abs($0.romCm - 40.9) < 5 } == true, "\(reps.map(\.romCm))")
+    #expect(third.map { abs($0.meanVelocityMps - 0.59) < 0.06 } == true)
+  }
 }

@@ -1452,4 +1452,25 @@ import Testing
     #expect(!RepRules.readAtTopInPause(pause([65, 89, 64, 66, 65]), ends: ends))
     #expect(!RepRules.readAtTopInPause(pause([65, 130, 131, 64]), ends: ends))
   }
+
+  @Test func aRepOnDroppedReadingsCountsOnlyLikeTheSetsOwn() {
+    func rep(romCm: Double, mv: Double) -> RepReport {
+      RepReport(
+        index: 3, concentricStartS: 10, concentricEndS: 11, romCm: romCm, meanVelocityMps: mv,
+        peakVelocityMps: mv * 1.6, meanPropulsiveVelocityMps: mv, timeToPeakVelocityS: 0.5,
+        peakAccelerationMps2: 3, eccentricDurationS: 1, stickingPointCm: nil, maxAbsPitchDeg: 0,
+        maxAbsRollDeg: 0)
+    }
+    // A bench press set of 40 cm (same-end tolerance 8) whose fastest rep
+    // so far ran at 0.6 m/s.
+    let band = RepRules.Ends(bottomCm: 60, topCm: 100)
+    #expect(RepRules.likeTheSetsReps(rep(romCm: 44, mv: 0.64), band: band, fastestMps: 0.6))
+    #expect(RepRules.likeTheSetsReps(rep(romCm: 33, mv: 0.5), band: band, fastestMps: 0.6))
+    // A walk-in's swing between the legs and the floor: 1.6 m/s.
+    #expect(!RepRules.likeTheSetsReps(rep(romCm: 40, mv: 1.6), band: band, fastestMps: 0.6))
+    #expect(!RepRules.likeTheSetsReps(rep(romCm: 40, mv: 0.76), band: band, fastestMps: 0.6))
+    // A bar moved 28 cm in the rest, or 52 on the way to the hooks.
+    #expect(!RepRules.likeTheSetsReps(rep(romCm: 28, mv: 0.45), band: band, fastestMps: 0.6))
+    #expect(!RepRules.likeTheSetsReps(rep(romCm: 52, mv: 0.45), band: band, fastestMps: 0.6))
+  }
 }

@@ -166,6 +166,44 @@ enum BottomEchoes {
     return (samples.filter { !(inside($0) && $0.cm < lowest) }, lifted)
   }
 
+  /// A set's rise that no reading kept measures: the track gate, having
+  /// followed echoes under the bar's bottom down (a touch-and-go bench
+  /// press's spotter's hands at 15 cm under a 60-cm chest, independent
+  /// looked-at 1420108), held on to them and dropped the bar's own
+  /// readings back up, and what it kept spans more than the lift allows
+  /// or too little to fit. The sonar still sent them (`answered`): those
+  /// within the set's ends (its bottom and top, give or take `sameEnd` or
+  /// `RepRules.floorMarginSigmas` of the noise) between the rise's valley
+  /// (less `valleySearchS`) and its top are let back in, the short runs
+  /// under the bottom taken out, and the rise measured from the lowest
+  /// reading left, which must be at the set's bottom: a rise read from
+  /// part-way up is no rep of the set's. Nil when nothing was dropped.
+  /// What this measures is weaker evidence than a rep the gate kept: the
+  /// analyzer counts it only as a rep like the set's own
+  /// (`RepRules.likeTheSetsReps`).
+  static func readmitted(
+    from samples: [TimedHeight], answered: RepMeasurer.Answered, rise: TurnFinder.Rise,
+    band: RepRules.Ends, noiseCm: Double
+  ) -> (samples: [TimedHeight], rise: TurnFinder.Rise)? {
+    let tolerance = max(
+      RepRules.sameEndToleranceCm(rangeCm: band.rangeCm), RepRules.floorMarginSigmas * noiseCm)
+    let lowest = band.bottomCm - tolerance
+    let from = rise.valley.t - valleySearchS
+    let inside = { (s: TimedHeight) in s.t > from && s.t < rise.peak.t }
+    let kept = Set(samples.lazy.filter(inside).map(\.t))
+    let dropped = answered(from, rise.peak.t).filter {
+      !kept.contains($0.t) && $0.cm >= lowest && $0.cm <= band.topCm + tolerance
+    }
+    guard !dropped.isEmpty else { return nil }
+    let merged = withoutShortRuns((samples + dropped).sorted { $0.t < $1.t }, under: lowest)
+    guard let low = merged.lazy.filter(inside).min(by: { $0.cm < $1.cm }),
+      low.cm >= lowest, low.cm <= band.bottomCm + tolerance
+    else { return nil }
+    var lifted = rise
+    lifted.valley = low
+    return (merged, lifted)
+  }
+
   /// The samples without their runs under `lowest` of at most `maxRunS`.
   private static func withoutShortRuns(_ samples: [TimedHeight], under lowest: Double)
     -> [TimedHeight]
