@@ -939,7 +939,7 @@ enum RepRules {
   /// range the set's (within `sameEnd` of the band's), and no faster than
   /// `maxSpeedOverSetsFastest` times the set's fastest rep so far. 12,000
   /// looked-at: missed 711 → 634, invented 118 → 121 (without the speed
-  /// bound 629 / 132, without the range 632 / 122; a walk-in's "reps" ran
+  /// bound 629 / 132, without the range 629 / 127; a walk-in's "reps" ran
   /// at 0.9–1.9 m/s in sets of 0.3–0.8, 19–36-cm bars in the rest after
   /// touch-and-go bench presses).
   static func likeTheSetsReps(_ rep: RepReport, band: Ends, fastestMps: Double?) -> Bool {
