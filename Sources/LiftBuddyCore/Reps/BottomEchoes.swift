@@ -43,7 +43,6 @@ enum BottomEchoes {
     from samples: [TimedHeight], rise: TurnFinder.Rise, exercise: Exercise?,
     band: RepRules.Ends?, noiseCm: Double
   ) -> (samples: [TimedHeight], rise: TurnFinder.Rise)? {
-    let margin = RepRules.floorMarginSigmas * noiseCm
     if exercise == .deadlift {
       guard
         let floor = RepRules.floorCm(under: rise, inSet: band, samples: samples, noiseCm: noiseCm)
@@ -55,8 +54,7 @@ enum BottomEchoes {
       return (samples.filter { $0.cm >= floor.lowestCm }, lifted)
     }
     guard let band else { return nil }
-    let lowest =
-      band.bottomCm - max(RepRules.sameEndToleranceCm(rangeCm: band.rangeCm), margin)
+    let lowest = band.bottomCm - toleranceCm(of: band, noiseCm: noiseCm)
     guard samples.contains(where: { $0.cm < lowest }) else { return nil }
     let kept = withoutShortRuns(samples, under: lowest)
     var lifted = rise
@@ -185,8 +183,7 @@ enum BottomEchoes {
     from samples: [TimedHeight], answered: RepMeasurer.Answered, rise: TurnFinder.Rise,
     band: RepRules.Ends, noiseCm: Double
   ) -> (samples: [TimedHeight], rise: TurnFinder.Rise)? {
-    let tolerance = max(
-      RepRules.sameEndToleranceCm(rangeCm: band.rangeCm), RepRules.floorMarginSigmas * noiseCm)
+    let tolerance = toleranceCm(of: band, noiseCm: noiseCm)
     let lowest = band.bottomCm - tolerance
     let from = rise.valley.t - valleySearchS
     let inside = { (s: TimedHeight) in s.t > from && s.t < rise.peak.t }
@@ -202,6 +199,14 @@ enum BottomEchoes {
     var lifted = rise
     lifted.valley = low
     return (merged, lifted)
+  }
+
+  /// How far from a set's ends the bar may still be read at them: the
+  /// set's own same-end tolerance, or `RepRules.floorMarginSigmas` of the
+  /// readings' noise over a dirty floor.
+  private static func toleranceCm(of band: RepRules.Ends, noiseCm: Double) -> Double {
+    max(
+      RepRules.sameEndToleranceCm(rangeCm: band.rangeCm), RepRules.floorMarginSigmas * noiseCm)
   }
 
   /// The samples without their runs under `lowest` of at most `maxRunS`.
