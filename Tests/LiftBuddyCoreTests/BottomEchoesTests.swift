@@ -55,9 +55,11 @@ import Testing
   }
 
   @Test func aBarThatStaysUnderTheSetsBottomIsNoEcho() {
-    // The same readings under the chest for 1 s (a bar lowered onto the
-    // spotter arms): the bar, kept; nothing to take out.
-    let low: [Double] = Array(repeating: 40, count: 25)
+    // A bar lowered onto the spotter arms 26 cm under the chest at a
+    // bar's speed (0.3 s, under 1 m/s), lying there 1 s and lifted back
+    // as slowly: the bar, kept; nothing to take out.
+    let down: [Double] = (1...7).map { 66 - 26 * Double($0) / 7 }
+    let low = down + Array(repeating: 40, count: 25) + down.reversed()
     let samples = benchReadings(bottom: [66] + low + [66])
     let valley = samples.first { $0.cm == 40 }!
     let rise = TurnFinder.Rise(
@@ -66,6 +68,25 @@ import Testing
     #expect(
       BottomEchoes.removed(
         from: samples, rise: rise, exercise: .benchPress, band: band, noiseCm: 1) == nil)
+  }
+
+  @Test func aLongRunSteppedIntoAndOutOfIsNoBar() {
+    // The same second under the chest, but entered and left in one
+    // reading each (66 → 22 → 66 cm in 0.04 s, 11 m/s): no bar moves so;
+    // a target moving with it (a spotter's hands under a grinding rep, a
+    // plate's rim) answered for the whole pause (blind simulator
+    // 7000181: 69 cm, then 22 for 1 s, then 74). Taken out, though longer
+    // than `maxRunS`, and the rise measured from the chest.
+    let low: [Double] = (0..<25).map { 22 + Double($0 % 3) }
+    let samples = benchReadings(bottom: [66] + low + [66])
+    let valley = samples.first { $0.cm == 22 }!
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: samples.last!, previousPeak: samples[0], arrivedAtValleyT: valley.t)
+    let band = RepRules.Ends(bottomCm: 66, topCm: 100)
+    let clean = BottomEchoes.removed(
+      from: samples, rise: rise, exercise: .benchPress, band: band, noiseCm: 1)
+    #expect(clean?.samples == samples.filter { $0.cm >= 60 })
+    #expect(clean?.rise.valley.cm == 66)
   }
 
   @Test func nothingLiesUnderADeadliftsFloor() {
@@ -250,12 +271,21 @@ import Testing
       BottomEchoes.underTheRange(
         from: samples, rise: asRead, maxRomCm: RepRules.maxRomCm(.squat), minRiseCm: 10)
         == nil)
-    // Under it longer than an echo run (0.48 s) the bar itself may be there.
-    let long = benchReadings(bottom: [67] + (0..<12).map { 27 + Double($0 % 3) })
+    // Under it longer than an echo run (0.48 s), lowered and lifted at a
+    // bar's speed (40 cm in 0.32 s), the bar itself may be there.
+    let down = (1...8).map { 67 - 40 * Double($0) / 8 }
+    let held = (0..<12).map { 27 + Double($0 % 3) }
+    let long = benchReadings(bottom: [67] + down + held + down.reversed())
     #expect(
       BottomEchoes.underTheRange(
         from: long, rise: rise(of: long, fromValleyAt: 27), maxRomCm: bench, minRiseCm: 10)
         == nil)
+    // Stepped into and out of in one reading each, it was no bar.
+    let stepped = benchReadings(bottom: [67] + held)
+    #expect(
+      BottomEchoes.underTheRange(
+        from: stepped, rise: rise(of: stepped, fromValleyAt: 27), maxRomCm: bench, minRiseCm: 10)?
+        .rise.valley.cm == 66)
     // Nor where the sonar repeated one value down there: stuck, it says
     // nothing of where the bar went (our tune sensor-faults 765).
     let stuck = benchReadings(bottom: [67, 28, 28, 28, 29])

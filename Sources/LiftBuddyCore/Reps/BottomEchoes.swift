@@ -209,7 +209,15 @@ enum BottomEchoes {
       RepRules.sameEndToleranceCm(rangeCm: band.rangeCm), RepRules.floorMarginSigmas * noiseCm)
   }
 
-  /// The samples without their runs under `lowest` of at most `maxRunS`.
+  /// The samples without their runs under `lowest` of at most `maxRunS`,
+  /// or of any length where the run was entered and left by steps faster
+  /// than a bar (`steppedLikeNoBar`): a bar lowered onto the spotter arms
+  /// or the pins goes down at a bar's speed and lies there, while a
+  /// target that moves with the bar (the plates' rims, a spotter's hands
+  /// under a grinding rep) is answered at once and for as long as it stays
+  /// under the sonar, and the bar is read again where it was the reading
+  /// after. A bench press near failure read 69 cm at its bottom, 22 cm for
+  /// 1 s, then 74 cm and on up (blind simulator 7000181).
   private static func withoutShortRuns(_ samples: [TimedHeight], under lowest: Double)
     -> [TimedHeight]
   {
@@ -224,9 +232,21 @@ enum BottomEchoes {
       }
       var last = run
       while last + 1 < samples.endIndex, samples[last + 1].cm < lowest { last += 1 }
-      if samples[last].t - samples[run].t > maxRunS { kept += samples[run...last] }
+      let echoRun =
+        samples[last].t - samples[run].t <= maxRunS
+        || (run > samples.startIndex && last + 1 < samples.endIndex
+          && steppedLikeNoBar(samples[run - 1], samples[run])
+          && steppedLikeNoBar(samples[last], samples[last + 1]))
+      if !echoRun { kept += samples[run...last] }
       run = last + 1
     }
     return kept
+  }
+
+  /// Two readings further apart than a bar moves in the time between
+  /// them (`RepMeasurer.maxCrossingCmPerS`, the fastest a bar crosses the
+  /// middle of its range).
+  private static func steppedLikeNoBar(_ a: TimedHeight, _ b: TimedHeight) -> Bool {
+    abs(b.cm - a.cm) > RepMeasurer.maxCrossingCmPerS * (b.t - a.t)
   }
 }
