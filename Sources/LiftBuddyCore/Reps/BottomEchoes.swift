@@ -14,7 +14,8 @@
 ///   (`RepRules.sameEnd`) or `RepRules.floorMarginSigmas` of the noise. A
 ///   bar may go lower than that (a squat dumped on the safety pins, a bench
 ///   bar on its spotter arms) and stay there; only runs under it no longer
-///   than `maxRunS` are echoes.
+///   than `maxRunS`, or stepped into and out of faster than a bar moves,
+///   are echoes.
 ///
 /// The turn finder's valley is a smoothed one: where it lies under the
 /// bottom with only echoes near it, the rise is measured from the lowest
@@ -56,7 +57,7 @@ enum BottomEchoes {
     guard let band else { return nil }
     let lowest = band.bottomCm - toleranceCm(of: band, noiseCm: noiseCm)
     guard samples.contains(where: { $0.cm < lowest }) else { return nil }
-    let kept = withoutShortRuns(samples, under: lowest)
+    let kept = withoutEchoRuns(samples, under: lowest)
     var lifted = rise
     if rise.valley.cm < lowest,
       !kept.contains(where: { abs($0.t - rise.valley.t) < valleySearchS && $0.cm < lowest }),
@@ -113,7 +114,7 @@ enum BottomEchoes {
     // stray, or on the first reading of a dip out of it).
     guard rise.valley.cm < lowest, rise.peak.cm - level <= maxRomCm,
       let left = samples[...stand.end].last(where: { abs($0.cm - level) <= margin / 2 }),
-      withoutShortRuns(samples.filter { $0.t > left.t && $0.t < rise.peak.t }, under: lowest)
+      withoutEchoRuns(samples.filter { $0.t > left.t && $0.t < rise.peak.t }, under: lowest)
         .allSatisfy({ $0.cm >= lowest })
     else { return nil }
     let from = min(rise.valley.t, left.t - RepRules.minStandBeforeSetS) - valleySearchS
@@ -152,7 +153,7 @@ enum BottomEchoes {
       repeats = b.cm < lowest && b.cm == a.cm ? repeats + 1 : 0
       if repeats + 1 >= StuckReadings.minRun { return nil }
     }
-    let kept = withoutShortRuns(window, under: lowest)
+    let kept = withoutEchoRuns(window, under: lowest)
     guard kept.allSatisfy({ $0.cm >= lowest }),
       let low = kept.lazy.filter({ $0.t > rise.valley.t - valleySearchS }).min(by: {
         $0.cm < $1.cm
@@ -192,7 +193,7 @@ enum BottomEchoes {
       !kept.contains($0.t) && $0.cm >= lowest && $0.cm <= band.topCm + tolerance
     }
     guard !dropped.isEmpty else { return nil }
-    let merged = withoutShortRuns((samples + dropped).sorted { $0.t < $1.t }, under: lowest)
+    let merged = withoutEchoRuns((samples + dropped).sorted { $0.t < $1.t }, under: lowest)
     guard let low = merged.lazy.filter(inside).min(by: { $0.cm < $1.cm }),
       low.cm >= lowest, low.cm <= band.bottomCm + tolerance
     else { return nil }
@@ -211,14 +212,14 @@ enum BottomEchoes {
 
   /// The samples without their runs under `lowest` of at most `maxRunS`,
   /// or of any length where the run was entered and left by steps faster
-  /// than a bar (`steppedLikeNoBar`): a bar lowered onto the spotter arms
+  /// than a bar (`RepMeasurer.steppedFasterThanABar`): a bar lowered onto the spotter arms
   /// or the pins goes down at a bar's speed and lies there, while a
   /// target that moves with the bar (the plates' rims, a spotter's hands
   /// under a grinding rep) is answered at once and for as long as it stays
   /// under the sonar, and the bar is read again where it was the reading
   /// after. A bench press near failure read 69 cm at its bottom, 22 cm for
   /// 1 s, then 74 cm and on up (blind simulator 7000181).
-  private static func withoutShortRuns(_ samples: [TimedHeight], under lowest: Double)
+  private static func withoutEchoRuns(_ samples: [TimedHeight], under lowest: Double)
     -> [TimedHeight]
   {
     var kept: [TimedHeight] = []
@@ -235,18 +236,11 @@ enum BottomEchoes {
       let echoRun =
         samples[last].t - samples[run].t <= maxRunS
         || (run > samples.startIndex && last + 1 < samples.endIndex
-          && steppedLikeNoBar(samples[run - 1], samples[run])
-          && steppedLikeNoBar(samples[last], samples[last + 1]))
+          && RepMeasurer.steppedFasterThanABar(samples[run - 1], samples[run])
+          && RepMeasurer.steppedFasterThanABar(samples[last], samples[last + 1]))
       if !echoRun { kept += samples[run...last] }
       run = last + 1
     }
     return kept
-  }
-
-  /// Two readings further apart than a bar moves in the time between
-  /// them (`RepMeasurer.maxCrossingCmPerS`, the fastest a bar crosses the
-  /// middle of its range).
-  private static func steppedLikeNoBar(_ a: TimedHeight, _ b: TimedHeight) -> Bool {
-    abs(b.cm - a.cm) > RepMeasurer.maxCrossingCmPerS * (b.t - a.t)
   }
 }

@@ -531,9 +531,7 @@ extension RepMeasurer {
     let nearTop = { (s: TimedHeight) in
       s.cm >= rise.peak.cm - switchingTopShare * range && s.cm <= rise.peak.cm + endCm
     }
-    let tooFast = { (a: TimedHeight, b: TimedHeight) in
-      abs(b.cm - a.cm) > maxCrossingCmPerS * (b.t - a.t)
-    }
+    let tooFast = steppedFasterThanABar
     let inRange = { (s: TimedHeight) in
       s.cm >= rise.valley.cm - endCm && s.cm <= rise.peak.cm + endCm
     }
@@ -673,6 +671,11 @@ extension RepMeasurer {
   /// sets invented 35 → 33, nothing lost. At 2 m/s one false set more
   /// gone (1450013's second); at 1.75 a rep lost.
   static let maxCrossingCmPerS = 220.0
+  /// Two readings further apart than a bar moves in the time between
+  /// them (`maxCrossingCmPerS`).
+  static func steppedFasterThanABar(_ a: TimedHeight, _ b: TimedHeight) -> Bool {
+    abs(b.cm - a.cm) > maxCrossingCmPerS * (b.t - a.t)
+  }
   /// The steps are looked for over `switchingLookbackS` or the last this
   /// many readings sent before the bar left the bottom, whichever reaches
   /// further back (at most `maxSwitchingLookbackS`): three round trips in
