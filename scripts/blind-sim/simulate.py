@@ -1361,7 +1361,10 @@ def make_session(seed):
     if cfg.p_garbage > 0:
         for k in np.nonzero(rng.random(len(lines)) < cfg.p_garbage)[0]:
             lines[k] = GARBAGE[int(rng.integers(len(GARBAGE)))]
-            is_s[k] = False
+            # The contract times a raw capture's rows by counting the rows
+            # that start with "s:", valid or not: a garbled sonar line
+            # still takes a slot on the index clock, any other does not.
+            is_s[k] = lines[k].startswith("s:")
 
     header = ["# liftbuddy-stream 1"]
     omit_ex = S.scenario == "unlabeled_mixed" or rng.random() < 0.08
