@@ -92,6 +92,7 @@ public struct Analyzer: Sendable {
   private let measurer: RepMeasurer
   private var sets = SetTracker()
   private var heights: Deque<TimedHeight> = []
+  private var frozen = FrozenSonar()
   private var attitude = AttitudeLog()
   /// When readings last resumed after a gap: a bottom next to one was not
   /// seen, so it proves nothing against a rep.
@@ -265,6 +266,8 @@ public struct Analyzer: Sendable {
   }
 
   private mutating func track(_ s: TimedHeight, into events: inout [AnalyzerEvent]) {
+    // A frozen sonar's repeats are silence (`FrozenSonar`).
+    if frozen.isRepeat(s, noiseCm: noise.sigmaCm) { return }
     if let previous = heights.last {
       let silence = s.t - previous.t
       if silence > SampleClock.lostSamplePeriods * clock.period {
