@@ -105,9 +105,10 @@ step "independent simulator: 24 sessions above the floor" independent
 # A third author: 24 sessions of scripts/blind-sim (written blind: from the
 # contract, the real recordings and published sources, never from the
 # analyzer or either simulator). Seeds 7000000–7000023 were looked at
-# (BENCHMARKS.md, fifty-sixth pass: 70.0 % exact, no report that was no
-# set, precision 1.000, recall 0.923); the floor is two sets under that, so a
-# regression on streams of an author we never tuned on fails here.
+# (BENCHMARKS.md, fifty-sixth pass, final: 68.6 % exact of 70 sets, no
+# report that was no set, precision 1.000, recall 0.923); the floor is two
+# sets under that, so a regression on streams of an author we never tuned
+# on fails here.
 # Held-out seeds (7100000 on) are for BENCHMARKS.md only.
 blind() {
   local d
@@ -117,7 +118,7 @@ blind() {
   "$(bin_dir)/liftbuddy" evaluate "$d"/*.lbs --by none | tee /tmp/liftbuddy-blind.txt \
     | awk '$1 == "liftbuddy" && $2 == "TOTAL" {
         found = 1
-        if ($5 < 67 || $6 > 0 || $10 < 0.99 || $11 < 0.9) { print "below the floor: " $0; bad = 1 }
+        if ($5 < 65 || $6 > 0 || $10 < 0.99 || $11 < 0.9) { print "below the floor: " $0; bad = 1 }
       } END { exit !(found && !bad) }'
   local status=$?
   rm -rf "$d"
