@@ -79,51 +79,41 @@ reports() {
 step "reports valid against the schema" reports
 # (Accuracy against the targets is the Swift test "Accuracy on SampleStreams".)
 
-# Streams we did not make: 24 sessions of scripts/independent-sim (written
-# from the contract and published biomechanics, not from our simulator).
-# Seeds 9000–9023 were looked at (BENCHMARKS.md, fourteenth pass, 94.0 %
-# exact then); the floor is two sets under what they measure now
-# (fifty-sixth pass: 100.0 % exact of 66 sets, no report that was no set,
-# precision 1.000), so a regression fails here. Held-out seeds (50000 on)
-# are for BENCHMARKS.md only.
-independent() {
-  local d
+# Streams we did not make: 24 sessions of a simulator, scored; `below` is
+# an awk condition on the TOTAL row (columns: 5 exact %, 6 reports that
+# were no set, 10 precision, 11 recall) that fails the step, printing it.
+sessions_above_floor() {
+  local name=$1 seed=$2 below=$3 d status
   d="$(mktemp -d)"
-  /usr/bin/python3 scripts/independent-sim/simulate.py --seed 9000 --count 24 --out "$d" >/dev/null \
-    || return 1
-  "$(bin_dir)/liftbuddy" evaluate "$d"/*.lbs --by none | tee /tmp/liftbuddy-independent.txt \
+  /usr/bin/python3 "scripts/$name/simulate.py" --seed "$seed" --count 24 --out "$d" >/dev/null \
+    || { rm -rf "$d"; return 1; }
+  "$(bin_dir)/liftbuddy" evaluate "$d"/*.lbs --by none | tee "/tmp/liftbuddy-$name.txt" \
     | awk '$1 == "liftbuddy" && $2 == "TOTAL" {
         found = 1
-        if ($5 < 96 || $6 > 0 || $10 < 0.99) { print "below the floor: " $0; bad = 1 }
+        if ('"$below"') { print "below the floor: " $0; bad = 1 }
       } END { exit !(found && !bad) }'
-  local status=$?
+  status=$?
   rm -rf "$d"
   return "$status"
 }
+
+# scripts/independent-sim, written from the contract and published
+# biomechanics, not from our simulator. Seeds 9000–9023 were looked at
+# (BENCHMARKS.md, fourteenth pass, 94.0 % exact then); the floor is two
+# sets under what they measure now (fifty-sixth pass: 100.0 % exact of 66
+# sets, no report that was no set, precision 1.000), so a regression fails
+# here. Held-out seeds (50000 on) are for BENCHMARKS.md only.
+independent() { sessions_above_floor independent-sim 9000 '$5 < 96 || $6 > 0 || $10 < 0.99'; }
 step "independent simulator: 24 sessions above the floor" independent
 
-# A third author: 24 sessions of scripts/blind-sim (written blind: from the
-# contract, the real recordings and published sources, never from the
-# analyzer or either simulator). Seeds 7000000–7000023 were looked at
-# (BENCHMARKS.md, fifty-sixth pass, final: 68.6 % exact of 70 sets, no
-# report that was no set, precision 1.000, recall 0.923); the floor is two
-# sets under that, so a regression on streams of an author we never tuned
-# on fails here.
+# A third author, scripts/blind-sim, written blind: from the contract, the
+# real recordings and published sources, never from the analyzer or either
+# simulator. Seeds 7000000–7000023 were looked at (BENCHMARKS.md,
+# fifty-sixth pass, final: 68.6 % exact of 70 sets, no report that was no
+# set, precision 1.000, recall 0.923); the floor is two sets under that,
+# so a regression on streams of an author we never tuned on fails here.
 # Held-out seeds (7100000 on) are for BENCHMARKS.md only.
-blind() {
-  local d
-  d="$(mktemp -d)"
-  /usr/bin/python3 scripts/blind-sim/simulate.py --seed 7000000 --count 24 --out "$d" >/dev/null \
-    || return 1
-  "$(bin_dir)/liftbuddy" evaluate "$d"/*.lbs --by none | tee /tmp/liftbuddy-blind.txt \
-    | awk '$1 == "liftbuddy" && $2 == "TOTAL" {
-        found = 1
-        if ($5 < 65 || $6 > 0 || $10 < 0.99 || $11 < 0.9) { print "below the floor: " $0; bad = 1 }
-      } END { exit !(found && !bad) }'
-  local status=$?
-  rm -rf "$d"
-  return "$status"
-}
+blind() { sessions_above_floor blind-sim 7000000 '$5 < 65 || $6 > 0 || $10 < 0.99 || $11 < 0.9'; }
 step "blind simulator: 24 sessions above the floor" blind
 
 # 4. The firmware: Uno image within flash/RAM, host tests, firmware in the loop.
