@@ -18,6 +18,11 @@
 /// Each time given out is revised later from the arrivals that follow
 /// (`ClockHindsight`), for the measurements that can wait for it.
 ///
+/// A clip that waits for each echo before its `delay()` samples slower
+/// the further it reads: once the arrivals show it (`EchoTiming`), each
+/// sample's share of the spacing is the period's fixed part plus its own
+/// echo's round trip, not an even share.
+///
 /// When the firmware adds its own millisecond clock (`s:<cm>:<ms>`), that
 /// clock gives the spacing and only its offset to the source clock is
 /// tracked, again as a lower envelope.
@@ -48,26 +53,42 @@ struct SampleClock: Sendable {
   /// Sample rates outside the sonar's plausible 5–100 Hz are measurement
   /// noise, not a clock: the period estimate is clamped to that range.
   static let periodRange = (1.0 / 100)...(1.0 / 5)
+  /// No sample's spacing is put below this share of the mean period,
+  /// whatever the echo model says (a fixed part measured across a stall).
+  static let minSampleShare = 0.05
   /// How fast the device-clock offset may creep up: crystals on Arduino
   /// boards drift well under 1 %, so a 1 % creep always catches up.
   static let deviceClockCreep = 0.01
   /// A device clock that jumps back, or forward by more than this, was reset.
   static let deviceClockMaxJump = 10.0
 
+  /// The mean period of the last few seconds' samples.
   private(set) var period: Double
+  /// Its part that does not grow with the distance read (all of it on a
+  /// clip that keeps time, `echo.secondsPerCm` zero).
+  private var fixedPeriod: Double
+  private var echo = EchoTiming()
   /// The times given out, revised with the arrivals after them (samples
   /// timed by the device's own clock need none).
   private(set) var hindsight = ClockHindsight()
   private var last: Double? = nil  // time given to the previous sample
   private var lastArrival: Double = -.infinity
+  private var lastGroupArrival: Double? = nil
+  // The window of arrivals being collected for `echo`.
+  private var windowOpen: Double? = nil
+  private var windowSamples = 0
+  private var windowEchoCm = 0.0
 
   // The group being collected: arrivals within groupFraction of each other.
   private var group: [(arrival: Double, cm: Double)] = []
+  private var periods: [Double] = []
 
-  // Period measurement: (arrival of a group's last line, samples so far).
-  private var history: [(arrival: Double, count: Int)] = []
+  // Period measurement: (arrival of a group's last line, samples so far,
+  // their echo distances so far).
+  private var history: [(arrival: Double, count: Int, echoCm: Double)] = []
   private var historyStart = 0
   private var samplesSeen = 0
+  private var echoCmSeen = 0.0
 
   // Catching up: the least lateness in the current window, and what is
   // still to be added to the clock.
@@ -82,12 +103,22 @@ struct SampleClock: Sendable {
   init(nominalRateHz: Double) {
     let p = 1 / max(nominalRateHz, 1)
     period = min(max(p, Self.periodRange.lowerBound), Self.periodRange.upperBound)
+    fixedPeriod = period
     group.reserveCapacity(64)
   }
 
   mutating func setNominalRate(_ hz: Double) {
     guard hz.isFinite, hz > 0, history.isEmpty else { return }
     period = min(max(1 / hz, Self.periodRange.lowerBound), Self.periodRange.upperBound)
+    fixedPeriod = period
+  }
+
+  /// The spacing before a sample that read `cm`: even, or longer for a
+  /// further echo on a clip that waits for it.
+  private func period(before cm: Double) -> Double {
+    guard echo.secondsPerCm > 0 else { return period }
+    return max(
+      fixedPeriod + echo.secondsPerCm * EchoTiming.echoCm(cm), Self.minSampleShare * period)
   }
 
   /// A sample arrived. Completed samples (possibly none, possibly several)
@@ -112,38 +143,52 @@ struct SampleClock: Sendable {
     guard let lastInGroup = group.last else { return }
     let k = group.count
     let arrival = lastInGroup.arrival
+    // Each sample's spacing before it, and their sum.
+    periods.removeAll(keepingCapacity: true)
+    for sample in group { periods.append(period(before: sample.cm)) }
+    let due = periods.reduce(0, +)
     var end: Double
-    var spacing: Double
+    // The share of its due spacing each sample is given.
+    var scale = 1.0
+    var lost = false
     if let previous = last {
-      let envelope = previous + Double(k) * period
+      let envelope = previous + due
       if arrival - envelope > Self.lostSamplePeriods * period {
         // Too late to be buffering: samples were lost before this group
         // (the analyzer counts the gap from the spacing it sees).
         end = arrival
-        spacing = period
+        lost = true
       } else {
         let step = min(catchUp, Self.catchUpShare * period * Double(k))
         catchUp -= step
         end = min(arrival, envelope + step)
-        spacing = max((end - previous) / Double(k), period * 0.05)
+        scale = max((end - previous) / due, Self.minSampleShare * period * Double(k) / due)
         noteLateness(arrival - end, at: arrival)
       }
-      if end - Double(k - 1) * spacing <= previous {
-        spacing = (end - previous) / Double(k)
+      if end - (due - periods[0]) * scale <= previous {
+        scale = (end - previous) / due
       }
     } else {
       end = arrival
-      spacing = period
     }
+    noteWindow(arrival: arrival, lost: lost)
+    var after = due
     for (i, sample) in group.enumerated() {
-      let t = end - Double(k - 1 - i) * spacing
+      after -= periods[i]
+      let t = end - after * scale
       emit(TimedHeight(t: t, cm: sample.cm))
-      hindsight.note(t: t, arrival: sample.arrival, period: period)
+      hindsight.note(t: t, arrival: sample.arrival, period: min(period, periods[i]))
+      echoCmSeen += EchoTiming.echoCm(sample.cm)
     }
     last = end
+    lastGroupArrival = arrival
     measurePeriod(arrival: arrival, count: k)
     group.removeAll(keepingCapacity: true)
   }
+
+  /// Seconds per centimetre read that the clip's period grows by (zero
+  /// for a clip on a timer, or until the arrivals show otherwise).
+  var echoSecondsPerCm: Double { echo.secondsPerCm }
 
   /// The time of the latest sample given out, or of the one held back.
   var latestTime: Double? { group.isEmpty ? last : max(last ?? -.infinity, lastArrival) }
@@ -161,13 +206,33 @@ struct SampleClock: Sendable {
     }
   }
 
+  /// Adds the group to the window of arrivals `EchoTiming` is given; a
+  /// window spans `EchoTiming.windowS` from a group's arrival to a later
+  /// one's, with no sample lost between (`lost`, or a silence).
+  private mutating func noteWindow(arrival: Double, lost: Bool) {
+    guard !lost, let start = windowOpen, arrival - (lastGroupArrival ?? start) <= Self.maxSilenceS
+    else {
+      windowOpen = arrival
+      windowSamples = 0
+      windowEchoCm = 0
+      return
+    }
+    windowSamples += group.count
+    for sample in group { windowEchoCm += EchoTiming.echoCm(sample.cm) }
+    guard arrival - start >= EchoTiming.windowS else { return }
+    echo.note(span: arrival - start, count: windowSamples, echoCm: windowEchoCm)
+    windowOpen = arrival
+    windowSamples = 0
+    windowEchoCm = 0
+  }
+
   private mutating func measurePeriod(arrival: Double, count: Int) {
     if let newest = history.last, arrival - newest.arrival > Self.maxSilenceS {
       history.removeAll(keepingCapacity: true)
       historyStart = 0
     }
     samplesSeen += count
-    history.append((arrival, samplesSeen))
+    history.append((arrival, samplesSeen, echoCmSeen))
     while arrival - history[historyStart].arrival > Self.maxSpanForPeriod { historyStart += 1 }
     if historyStart > 256 {
       history.removeFirst(historyStart)
@@ -179,6 +244,8 @@ struct SampleClock: Sendable {
     if samples >= Self.minSamplesForPeriod, span >= Self.minSpanForPeriod {
       let measured = span / Double(samples)
       period = min(max(measured, Self.periodRange.lowerBound), Self.periodRange.upperBound)
+      let echoS = echo.secondsPerCm * (echoCmSeen - oldest.echoCm)
+      fixedPeriod = max((span - echoS) / Double(samples), Self.minSampleShare * period)
     }
   }
 
