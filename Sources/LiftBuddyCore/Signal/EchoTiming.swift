@@ -2,23 +2,25 @@
 ///
 /// A sketch that loops `trigger → pulseIn → print → delay()` waits for each
 /// echo before it starts the next wait: its period is a fixed part plus the
-/// echo's round trip, 2·d/c, 58.3 µs per centimetre. Between a bench
-/// press's chest and lockout that is 2–3 ms of a 25–60 ms period: the clip
-/// samples 5–12 % slower at the top of a rep than at the bottom. A clock
-/// that spaces samples evenly (`SampleClock`) then stretches the rep's
-/// top and squeezes its bottom, and over the serial and BLE streams of
-/// the independent simulator (whose `delay()` firmwares do this) the
-/// concentric phase read 2–3 % long, mean velocity 0.017–0.021 m/s slow
-/// (BENCHMARKS.md, fifty-seventh pass). A clip on a timer (`millis()`
-/// schedule) or one that sends its own clock has no such term.
+/// echo's round trip, 2·d/c, 58.3 µs per centimetre. Over a squat's or
+/// a bench press's 45 cm that is 2.6 ms of a 25–60 ms period: the clip
+/// samples 4–10 % slower at the top of a rep than at the bottom. A clock
+/// that spaces samples evenly (`SampleClock`) misplaces them by tens of
+/// milliseconds over a set, and on the serial and BLE streams of the
+/// independent simulator whose firmwares loop on `delay()` the concentric
+/// phase read 2.4–2.9 % long (median) and mean velocity 0.012–0.016 m/s
+/// slow; spaced by their echoes, 1.3–1.8 % and 0.004–0.009 (1,200
+/// looked-at streams; BENCHMARKS.md, fifty-seventh pass). A clip on a
+/// timer (a `millis()` schedule) or one that sends its own clock has no
+/// such term.
 ///
 /// Which kind of clip this is shows in the arrivals: over a second the
 /// samples' mean period follows the heights read in it. Windows of
 /// arrivals are regressed on their echo distances (`span = n·base +
 /// s·Σcm`, n samples in the window), and once the slope is the echo's
-/// (above half of it, `minEvidence` standard errors from zero) the clip is
-/// taken for a delay loop for the rest of the stream: the physical slope
-/// is used, not the fitted one, which carries the arrivals' jitter.
+/// (`slopeBand` of it, `minEvidence` standard errors from zero) the clip
+/// is taken for a delay loop for the rest of the stream: the physical
+/// slope is used, not the fitted one, which carries the arrivals' jitter.
 /// Intervals between single deliveries do not show it: a USB bridge's
 /// latency timer (FTDI: 16 ms) and the line's own bytes at 9600 baud move
 /// them with the height too (slopes of −20 to +170 µs/cm on scheduled
@@ -40,11 +42,22 @@ struct EchoTiming: Sendable {
   /// Windows weigh less as their samples age, over this many samples
   /// (about 40 s at 25 Hz: a set or two), so the sums stay bounded.
   static let horizonSamples = 1000.0
-  /// Standard errors by which the slope must stand above zero: the
-  /// scheduled firmwares' largest was 3.8 (above).
-  static let minEvidence = 6.0
-  /// At least this many windows weigh in before any decision.
+  /// The decision is taken afresh after every window and kept once made,
+  /// so it must hold against many looks. A firmware that skips failed
+  /// pings sends fewer samples in some windows than others, and the
+  /// arrivals' slope then wanders: with 6 standard errors and any slope
+  /// above half the echo's, 23 of 100 such streams (and 0 of 164 other
+  /// scheduled ones) were taken for delay loops (independent looked-at,
+  /// 600 streams). With `minEvidence` standard errors and a slope within
+  /// `slopeBand` of the echo's (the speed of sound, a reading's scale and
+  /// tilt move it by a few per cent): 2 of 264 scheduled and 177 of 198
+  /// delay loops on those streams, 1 of 270 and 193 of 209 on 600 others
+  /// (a replica of this rule in Python over the same windows). Waiting
+  /// for 40 windows instead of 20 took one more false one away and left
+  /// the first set of a session timed evenly: MV MAE 0.0329 → 0.0331.
+  static let minEvidence = 8.0
   static let minWindows = 20.0
+  static let slopeBand = 0.7...1.5
 
   /// Seconds per centimetre read that the clip's period grows by: zero
   /// until the arrivals show a delay loop.
@@ -90,7 +103,8 @@ struct EchoTiming: Sendable {
     let residual = max(0, dd - base * nd - slope * cd)
     let variance = residual / (weight - 2)
     let slopeError = (variance * nn / det).squareRoot()
-    if slope > Self.roundTripSPerCm / 2, slope > Self.minEvidence * slopeError {
+    if Self.slopeBand.contains(slope / Self.roundTripSPerCm), slope > Self.minEvidence * slopeError
+    {
       secondsPerCm = Self.roundTripSPerCm
     }
   }
