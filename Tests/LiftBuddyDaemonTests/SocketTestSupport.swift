@@ -25,17 +25,28 @@ final class SocketTestClient: @unchecked Sendable {
     var description: String
   }
 
+  /// The descriptor is kept only once connected: a class whose init
+  /// throws after its stored properties are set runs its `deinit`, which
+  /// closed the descriptor a second time, by then perhaps another test's
+  /// (a socket server's directory: "stat(...): Bad file descriptor").
   init(path: String, timeout: Double = 60) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-    let result = try SocketAddress(unixDomainSocketPath: path).withSockAddr {
-      connect(fd, $0, socklen_t($1))
+    let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard socketFD >= 0 else { throw Failure(description: "socket: \(errno)") }
+    let result: Int32
+    do {
+      result = try SocketAddress(unixDomainSocketPath: path).withSockAddr {
+        connect(socketFD, $0, socklen_t($1))
+      }
+    } catch {
+      close(socketFD)
+      throw error
     }
     guard result == 0 else {
       let code = errno
-      close(fd)
+      close(socketFD)
       throw Failure(description: "connect(\(path)): \(String(cString: strerror(code)))")
     }
+    fd = socketFD
     setTimeout(timeout)
   }
 
