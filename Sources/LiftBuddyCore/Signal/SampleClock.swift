@@ -74,10 +74,9 @@ struct SampleClock: Sendable {
   private var last: Double? = nil  // time given to the previous sample
   private var lastArrival: Double = -.infinity
   private var lastGroupArrival: Double? = nil
-  // The window of arrivals being collected for `echo`.
-  private var windowOpen: Double? = nil
-  private var windowSamples = 0
-  private var windowEchoCm = 0.0
+  // Where the window of arrivals for `echo` opened: a group's arrival,
+  // and the samples and echo distances counted by then.
+  private var window: (arrival: Double, samples: Int, echoCm: Double)? = nil
 
   // The group being collected: arrivals within groupFraction of each other.
   private var group: [(arrival: Double, cm: Double)] = []
@@ -171,7 +170,6 @@ struct SampleClock: Sendable {
     } else {
       end = arrival
     }
-    noteWindow(arrival: arrival, lost: lost)
     var after = due
     for (i, sample) in group.enumerated() {
       after -= periods[i]
@@ -181,8 +179,12 @@ struct SampleClock: Sendable {
       echoCmSeen += EchoTiming.echoCm(sample.cm)
     }
     last = end
+    samplesSeen += k
+    // The window first: a clip found to wait for its echoes has its fixed
+    // period measured at once.
+    noteWindow(arrival: arrival, lost: lost)
+    measurePeriod(arrival: arrival)
     lastGroupArrival = arrival
-    measurePeriod(arrival: arrival, count: k)
     group.removeAll(keepingCapacity: true)
   }
 
@@ -206,32 +208,29 @@ struct SampleClock: Sendable {
     }
   }
 
-  /// Adds the group to the window of arrivals `EchoTiming` is given; a
-  /// window spans `EchoTiming.windowS` from a group's arrival to a later
-  /// one's, with no sample lost between (`lost`, or a silence).
+  /// Closes the window of arrivals `EchoTiming` is given once it spans
+  /// `EchoTiming.windowS`, from a group's arrival to a later one's; a lost
+  /// sample or a silence opens it afresh.
   private mutating func noteWindow(arrival: Double, lost: Bool) {
-    guard !lost, let start = windowOpen, arrival - (lastGroupArrival ?? start) <= Self.maxSilenceS
+    let now = (arrival: arrival, samples: samplesSeen, echoCm: echoCmSeen)
+    guard !lost, let start = window,
+      arrival - (lastGroupArrival ?? start.arrival) <= Self.maxSilenceS
     else {
-      windowOpen = arrival
-      windowSamples = 0
-      windowEchoCm = 0
+      window = now
       return
     }
-    windowSamples += group.count
-    for sample in group { windowEchoCm += EchoTiming.echoCm(sample.cm) }
-    guard arrival - start >= EchoTiming.windowS else { return }
-    echo.note(span: arrival - start, count: windowSamples, echoCm: windowEchoCm)
-    windowOpen = arrival
-    windowSamples = 0
-    windowEchoCm = 0
+    guard arrival - start.arrival >= EchoTiming.windowS else { return }
+    echo.note(
+      span: arrival - start.arrival, count: samplesSeen - start.samples,
+      echoCm: echoCmSeen - start.echoCm)
+    window = now
   }
 
-  private mutating func measurePeriod(arrival: Double, count: Int) {
+  private mutating func measurePeriod(arrival: Double) {
     if let newest = history.last, arrival - newest.arrival > Self.maxSilenceS {
       history.removeAll(keepingCapacity: true)
       historyStart = 0
     }
-    samplesSeen += count
     history.append((arrival, samplesSeen, echoCmSeen))
     while arrival - history[historyStart].arrival > Self.maxSpanForPeriod { historyStart += 1 }
     if historyStart > 256 {
