@@ -58,6 +58,22 @@ import Testing
     #expect(clock.echoSecondsPerCm == 0)
   }
 
+  @Test func aClipThatSkipsFailedPingsHighUpIsNotTakenForADelayLoop() {
+    // 25 Hz on a timer; a ping that fails is not sent (barclip-2.0), and
+    // they fail more where the bar is high: over a second of arrivals the
+    // mean period then grows with the height, as a delay loop's does,
+    // though far faster than any echo makes it.
+    var arrivals: [(Double, Double)] = []
+    for i in 0..<(25 * 120) {
+      let sampled = Double(i) / 25
+      let cm = height(at: sampled)
+      if cm > 140 && i % 3 == 0 { continue }
+      arrivals.append((sampled + 0.002 + 0.002 * jitter(i), cm))
+    }
+    let (_, clock) = run(arrivals, rate: 25)
+    #expect(clock.echoSecondsPerCm == 0)
+  }
+
   @Test func noEchoWaitedForTheLongestEcho() {
     #expect(EchoTiming.echoCm(0) == EchoTiming.noEchoCm)
     #expect(EchoTiming.echoCm(450) == EchoTiming.noEchoCm)
