@@ -73,7 +73,6 @@ struct SampleClock: Sendable {
   private(set) var hindsight = ClockHindsight()
   private var last: Double? = nil  // time given to the previous sample
   private var lastArrival: Double = -.infinity
-  private var lastGroupArrival: Double? = nil
   // Where the window of arrivals for `echo` opened: a group's arrival,
   // and the samples and echo distances counted by then.
   private var window: (arrival: Double, samples: Int, echoCm: Double)? = nil
@@ -184,7 +183,6 @@ struct SampleClock: Sendable {
     // period measured at once.
     noteWindow(arrival: arrival, lost: lost)
     measurePeriod(arrival: arrival)
-    lastGroupArrival = arrival
     group.removeAll(keepingCapacity: true)
   }
 
@@ -210,11 +208,12 @@ struct SampleClock: Sendable {
 
   /// Closes the window of arrivals `EchoTiming` is given once it spans
   /// `EchoTiming.windowS`, from a group's arrival to a later one's; a lost
-  /// sample or a silence opens it afresh.
+  /// sample or a silence opens it afresh. Called before the group joins
+  /// `history`, whose newest arrival is then the group's before.
   private mutating func noteWindow(arrival: Double, lost: Bool) {
     let now = (arrival: arrival, samples: samplesSeen, echoCm: echoCmSeen)
     guard !lost, let start = window,
-      arrival - (lastGroupArrival ?? start.arrival) <= Self.maxSilenceS
+      arrival - (history.last?.arrival ?? start.arrival) <= Self.maxSilenceS
     else {
       window = now
       return
