@@ -23,7 +23,7 @@
 /// slope is used, not the fitted one, which carries the arrivals' jitter.
 /// Intervals between single deliveries do not show it: a USB bridge's
 /// latency timer (FTDI: 16 ms) and the line's own bytes at 9600 baud move
-/// them with the height too (slopes of −20 to +170 µs/cm on scheduled
+/// them with the height too (slopes of −20 to +173 µs/cm on scheduled
 /// firmwares), while over a second of arrivals those steps average out
 /// (scheduled firmwares |t| ≤ 3.8, delay loops 7.7–440, on 80 independent
 /// streams over serial and BLE).
@@ -56,7 +56,7 @@ struct EchoTiming: Sendable {
   /// for 40 windows instead of 20 took one more false one away and left
   /// the first set of a session timed evenly: MV MAE 0.0328 → 0.0331.
   static let minEvidence = 8.0
-  static let minWindows = 20.0
+  static let minWindows = 20
   static let slopeBand = 0.7...1.5
 
   /// Seconds per centimetre read that the clip's period grows by: zero
@@ -71,7 +71,7 @@ struct EchoTiming: Sendable {
   private var cd = 0.0
   private var dd = 0.0
   private var weight = 0.0
-  private var windows = 0.0
+  private var windows = 0
 
   /// The distance a reading's echo travelled, for timing: no echo waited
   /// for the longest one.
