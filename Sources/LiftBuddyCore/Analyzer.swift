@@ -85,6 +85,13 @@ public struct Analyzer: Sendable {
   private var stranger:
     (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
       nil
+  /// The last rise outside a set refused as a set's first rep only
+  /// because the sonar read no stand before its descent: counted before
+  /// the set's first rep if that rep came down from its top
+  /// (`RepRules.repBeforeFirst`).
+  private var unstood:
+    (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
+      nil
   /// When the last final rep's concentric phase began (any set).
   private var lastCountedStartS: Double? = nil
   /// The valley time of the last rise counted as a final rep.
@@ -806,18 +813,36 @@ public struct Analyzer: Sendable {
     // reps already wait for their round trip.
     let awaitsNextRep = short || (finalAtTop && !RepRules.seenDriven(rep))
     if measured.rampSeen, !awaitsNextRep, finalAtTop {
+      // Its set's rep before it, which came down from no stand the sonar
+      // read: both told now, in order.
+      if let before = unstood,
+        rep.concentricStartS > before.measured.analysis.report.concentricEndS,
+        RepRules.repBeforeFirst(
+          before.ends, lockedOutS: before.measured.analysis.report.concentricEndS, first: ends,
+          descentStartS: measured.eccentricStartS ?? rise.previousPeak?.t ?? rise.valley.t,
+          samples: heights)
+      {
+        count(before.measured, ends: before.ends, rise: before.rise, into: &events)
+      }
       count(measured, ends: ends, rise: rise, into: &events)
     } else if RepRules.mayStartSet(
       exercise: session.exercise, cameDownFromStand: fromStand,
       stoodAtBottom: RepRules.stoodAtBottom(
         heights, startS: startS, noiseCm: noise.sigmaCm, ends: ends))
     {
+      unstood = nil
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
         cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
         droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0,
         rampSeen: measured.rampSeen, awaitsNextRep: awaitsNextRep, session: session,
         into: &events)
+    } else {
+      // A named squat's or bench press's round trip, seen driven, refused
+      // for its stand alone.
+      unstood =
+        session.exercise?.isEccentricFirst == true && measured.rampSeen && !awaitsNextRep
+        ? (measured, ends, rise) : nil
     }
   }
 
@@ -1141,6 +1166,7 @@ public struct Analyzer: Sendable {
     into events: inout [AnalyzerEvent]
   ) {
     countedRiseValleyT = rise.valley.t
+    unstood = nil
     sets.add(
       measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS, session: session,
       into: &events)

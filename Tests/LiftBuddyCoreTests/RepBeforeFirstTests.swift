@@ -1,0 +1,68 @@
+import Testing
+
+@testable import LiftBuddyCore
+
+/// A set's first rep whose stand the sonar never read is counted once the
+/// set's next rep came down from its top (`RepRules.repBeforeFirst`).
+@Suite struct RepBeforeFirstTests {
+  /// Bench presses of 45 cm from a stand at 110 cm: each lowered over
+  /// 1.0 s, paused 0.3 s on the chest, pressed over 0.8 s, then held at the
+  /// top for `top` s (the first after a 3-s stand).
+  private func bench(reps: Int, top: [Double]) -> SyntheticLift {
+    var phases: [SyntheticLift.Phase] = []
+    for i in 0..<reps {
+      phases += [
+        .init(duration: 1.0, deltaCm: -45), .init(duration: 0.3, deltaCm: 0),
+        .init(duration: 0.8, deltaCm: 45), .init(duration: top[i], deltaCm: 0),
+      ]
+    }
+    return SyntheticLift(startCm: 110, leadIn: 3, phases: phases)
+  }
+
+  /// The lines at 20 Hz, whole cm, with the sonar answered by a target
+  /// 22 cm under it (a spotter's hands under the sleeve, a plate's rim)
+  /// from the start until `hiddenUntil`: the stand and the start of the
+  /// first descent unread.
+  private func lines(_ lift: SyntheticLift, hiddenUntil: Double) -> [(t: Double, line: String)] {
+    lift.lines(rateHz: 20).map { line in
+      line.line.hasPrefix("s:") && line.t < hiddenUntil ? (line.t, "s:22") : line
+    }
+  }
+
+  private let session = SessionInfo(source: "test", exercise: .benchPress)
+
+  @Test func aFirstRepWhoseStandWasHiddenCountsWithTheSet() {
+    // Blind simulator 7000204 (a 22-cm run through the stand) and 7000025
+    // (a whole-cm sonar frozen over it): the first rep came down from no
+    // stand the sonar read, so it started no set, and the set began with
+    // the second. Its range and timing are its own.
+    let lift = bench(reps: 3, top: [1.5, 1.5, 1.5])
+    let events = analyze(lines(lift, hiddenUntil: 3.3), session: session)
+    let reps = events.reports.flatMap(\.reps)
+    #expect(reps.count == 3, "\(reps.map(\.concentricStartS))")
+    guard reps.count == 3 else { return }
+    let first = lift.truth[0]
+    #expect(abs(reps[0].concentricStartS - first.start) < 0.15)
+    #expect(abs(reps[0].romCm - first.romCm) < 2)
+    // Told when the set's first rep is, in order: rep 1, then rep 2.
+    #expect(events.reps.map(\.rep.index) == [1, 2, 3])
+  }
+
+  @Test func aRiseBeforeASetUpLongerThanARepsStandIsNoRep() {
+    // The same rise, but the bar stood 4 s at the top before the set's
+    // first descent: longer than a lifter stands between two reps
+    // (`RepRules.maxStandBetweenRepsS`), a set-up, over which a dirty
+    // sonar makes rises of its own (a walk-out read through a switching
+    // sonar, independent looked-at 1630046). The set starts with the
+    // next rep.
+    let lift = bench(reps: 3, top: [4.0, 1.5, 1.5])
+    let reps = analyze(lines(lift, hiddenUntil: 3.3), session: session).reports.flatMap(\.reps)
+    #expect(reps.count == 2, "\(reps.map(\.concentricStartS))")
+  }
+
+  @Test func withItsStandReadTheSetIsUnchanged() {
+    let lift = bench(reps: 3, top: [1.5, 1.5, 1.5])
+    let reps = analyze(lift.lines(rateHz: 20), session: session).reports.flatMap(\.reps)
+    #expect(reps.count == 3)
+  }
+}
