@@ -816,11 +816,10 @@ public struct Analyzer: Sendable {
       // Its set's rep before it, which came down from no stand the sonar
       // read: both told now, in order.
       if let before = unstood,
-        rep.concentricStartS > before.measured.analysis.report.concentricEndS,
         RepRules.repBeforeFirst(
           before.ends, lockedOutS: before.measured.analysis.report.concentricEndS, first: ends,
           descentStartS: measured.eccentricStartS ?? rise.previousPeak?.t ?? rise.valley.t,
-          samples: heights)
+          firstStartS: rep.concentricStartS, samples: heights)
       {
         count(before.measured, ends: before.ends, rise: before.rise, into: &events)
       }

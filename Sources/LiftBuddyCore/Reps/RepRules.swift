@@ -63,7 +63,9 @@ enum RepRules {
   /// (`belongs`, both ends), and the set's first rep began its descent
   /// from that top at most `maxStandBetweenRepsS` after the rise locked
   /// out, the bar staying there in between (within the same-end tolerance
-  /// of the top, a reading in five left out as a stray, `strayShare`).
+  /// of the top, a reading in five left out as a stray, `strayShare`),
+  /// and started its drive after that lockout (the turn finder may split
+  /// one rise twice, and its rep is not counted twice).
   /// A lifter's stand is hidden as often as the rest of a rep: a sonar
   /// frozen at a value over the stand (a whole-cm clip's repeats, which
   /// are no silence), a spotter's hands or a plate's rim answering for
@@ -73,10 +75,10 @@ enum RepRules {
   /// from the floor, under any set's bottom.
   static func repBeforeFirst(
     _ candidate: Ends, lockedOutS: Double, first: Ends, descentStartS: Double,
-    samples: some Sequence<TimedHeight>
+    firstStartS: Double, samples: some Sequence<TimedHeight>
   ) -> Bool {
-    guard belongs(candidate, toSet: first, cameDownFirst: false), descentStartS >= lockedOutS,
-      descentStartS - lockedOutS <= maxStandBetweenRepsS
+    guard belongs(candidate, toSet: first, cameDownFirst: false), firstStartS > lockedOutS,
+      descentStartS >= lockedOutS, descentStartS - lockedOutS <= maxStandBetweenRepsS
     else { return false }
     var read = 0
     var off = 0
