@@ -60,6 +60,36 @@ import Testing
     #expect(reps.count == 2, "\(reps.map(\.concentricStartS))")
   }
 
+  @Test func theRuleAsksTheSetsEndsTheBarAtTheTopAndALaterDrive() {
+    // A rise of 65 → 110 cm locked out at 10 s; the set's first rep came
+    // down from 110 at 11 s and drove up from 11.5 s.
+    let ends = RepRules.Ends(bottomCm: 65, topCm: 110)
+    let atTop = (0..<20).map { TimedHeight(t: 10 + Double($0) * 0.05, cm: 110) }
+    func rule(
+      _ rise: RepRules.Ends = ends, descentStartS: Double = 11, firstStartS: Double = 11.5,
+      samples: [TimedHeight]? = nil
+    ) -> Bool {
+      RepRules.repBeforeFirst(
+        rise, lockedOutS: 10, first: ends, descentStartS: descentStartS,
+        firstStartS: firstStartS, samples: samples ?? atTop)
+    }
+    #expect(rule())
+    // From a bottom that is not the set's: an unrack, a bar lifted from lower.
+    #expect(!rule(RepRules.Ends(bottomCm: 88, topCm: 110)))
+    // The set's first rep itself, its rise split again by the turn finder.
+    #expect(!rule(firstStartS: 9.6))
+    // A set-up's stand, longer than a lifter's between two reps.
+    #expect(!rule(descentStartS: 10 + RepRules.maxStandBetweenRepsS + 0.1))
+    // Four readings in twenty off the top are strays; five are the bar
+    // gone somewhere in between.
+    var strays = atTop
+    for i in 8..<12 { strays[i].cm = 80 }
+    #expect(rule(samples: strays))
+    var away = atTop
+    for i in 8..<13 { away[i].cm = 80 }
+    #expect(!rule(samples: away))
+  }
+
   @Test func withItsStandReadTheSetIsUnchanged() {
     let lift = bench(reps: 3, top: [1.5, 1.5, 1.5])
     let reps = analyze(lift.lines(rateHz: 20), session: session).reports.flatMap(\.reps)
