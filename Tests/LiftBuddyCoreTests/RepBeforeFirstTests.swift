@@ -32,10 +32,11 @@ import Testing
   private let session = SessionInfo(source: "test", exercise: .benchPress)
 
   @Test func aFirstRepWhoseStandWasHiddenCountsWithTheSet() {
-    // Blind simulator 7000204 (a 22-cm run through the stand) and 7000025
-    // (a whole-cm sonar frozen over it): the first rep came down from no
-    // stand the sonar read, so it started no set, and the set began with
-    // the second. Its range and timing are its own.
+    // Blind simulator 7000025 and 7000216 (a whole-cm sonar frozen over
+    // the stand), or a target answering for the bar through it, as here:
+    // the first rep came down from no stand the sonar read, so it started
+    // no set, and the set began with the second. Its range and timing are
+    // its own.
     let lift = bench(reps: 3, top: [1.5, 1.5, 1.5])
     let events = analyze(lines(lift, hiddenUntil: 3.3), session: session)
     let reps = events.reports.flatMap(\.reps)
