@@ -85,13 +85,13 @@ public struct Analyzer: Sendable {
   private var stranger:
     (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
       nil
-  /// The last rise outside a set refused as a set's first rep only
-  /// because the sonar read no stand before its descent: counted before
-  /// the set's first rep if that rep came down from its top
-  /// (`RepRules.repBeforeFirst`).
+  /// The rises outside a set refused as a set's first rep only because
+  /// the sonar read no stand before their descents, in a row, each the rep
+  /// before the next (`RepRules.repBeforeFirst`): counted before the set's
+  /// first rep if that rep came down from the last one's top. At most
+  /// `RepRules.maxRepsBeforeFirst`.
   private var unstood:
-    (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
-      nil
+    [(measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)] = []
   /// When the last final rep's concentric phase began (any set).
   private var lastCountedStartS: Double? = nil
   /// The valley time of the last rise counted as a final rep.
@@ -813,15 +813,12 @@ public struct Analyzer: Sendable {
     // reps already wait for their round trip.
     let awaitsNextRep = short || (finalAtTop && !RepRules.seenDriven(rep))
     if measured.rampSeen, !awaitsNextRep, finalAtTop {
-      // Its set's rep before it, which came down from no stand the sonar
-      // read: both told now, in order.
-      if let before = unstood,
-        RepRules.repBeforeFirst(
-          before.ends, lockedOutS: before.measured.analysis.report.concentricEndS, first: ends,
-          descentStartS: measured.eccentricStartS ?? rise.previousPeak?.t ?? rise.valley.t,
-          firstStartS: rep.concentricStartS, samples: heights)
-      {
-        count(before.measured, ends: before.ends, rise: before.rise, into: &events)
+      // Its set's reps before it, which came down from no stand the sonar
+      // read: all told now, in order.
+      if let before = unstood.last, isRepBefore(before, measured, ends: ends, rise: rise) {
+        for earlier in unstood {
+          count(earlier.measured, ends: earlier.ends, rise: earlier.rise, into: &events)
+        }
       }
       count(measured, ends: ends, rise: rise, into: &events)
     } else if RepRules.mayStartSet(
@@ -829,20 +826,37 @@ public struct Analyzer: Sendable {
       stoodAtBottom: RepRules.stoodAtBottom(
         heights, startS: startS, noiseCm: noise.sigmaCm, ends: ends))
     {
-      unstood = nil
+      unstood = []
       sets.propose(
         measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS,
         cameDownFirst: fromStand, riseValleyT: rise.valley.t, stoodAtTop: stood,
         droveS: RepMeasurer.riseDuration(samples, rise: lift) ?? 0,
         rampSeen: measured.rampSeen, awaitsNextRep: awaitsNextRep, session: session,
         into: &events)
-    } else {
+    } else if session.exercise?.isEccentricFirst == true, measured.rampSeen, !awaitsNextRep {
       // A named squat's or bench press's round trip, seen driven, refused
-      // for its stand alone.
-      unstood =
-        session.exercise?.isEccentricFirst == true && measured.rampSeen && !awaitsNextRep
-        ? (measured, ends, rise) : nil
+      // for its stand alone: the rep after the last such, or the first
+      // (measured again when the bar went higher: the same rise).
+      if unstood.last?.rise.valley.t == rise.valley.t { unstood.removeLast() }
+      if let before = unstood.last, !isRepBefore(before, measured, ends: ends, rise: rise) {
+        unstood = []
+      }
+      if unstood.count == RepRules.maxRepsBeforeFirst { unstood.removeFirst() }
+      unstood.append((measured, ends, rise))
+    } else {
+      unstood = []
     }
+  }
+
+  /// `RepRules.repBeforeFirst` of a kept rise and a rise measured after it.
+  private func isRepBefore(
+    _ before: (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise),
+    _ measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise
+  ) -> Bool {
+    RepRules.repBeforeFirst(
+      before.ends, lockedOutS: before.measured.analysis.report.concentricEndS, first: ends,
+      descentStartS: measured.eccentricStartS ?? rise.previousPeak?.t ?? rise.valley.t,
+      firstStartS: measured.analysis.report.concentricStartS, samples: heights)
   }
 
   /// Whether the readings of the last `creepWindowS` still rise faster
@@ -1165,7 +1179,7 @@ public struct Analyzer: Sendable {
     into events: inout [AnalyzerEvent]
   ) {
     countedRiseValleyT = rise.valley.t
-    unstood = nil
+    unstood = []
     sets.add(
       measured.analysis, ends: ends, eccentricStartS: measured.eccentricStartS, session: session,
       into: &events)

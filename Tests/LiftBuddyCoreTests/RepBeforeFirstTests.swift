@@ -49,6 +49,22 @@ import Testing
     #expect(events.reps.map(\.rep.index) == [1, 2, 3])
   }
 
+  @Test func touchAndGoRepsAfterAHiddenStandCountInARow() {
+    // The first two reps turn at the top at once (0.05 s held: the bar
+    // within 3 cm of its top for 0.35 s, under a stand,
+    // `RepRules.minStandBeforeSetS`), so neither may start the set
+    // either; the third stands 1 s, and the fourth, down from that stand,
+    // starts it (blind 7000180, a touch-and-go bench set: two reps back).
+    let lift = bench(reps: 4, top: [0.05, 0.05, 1.0, 1.5])
+    let events = analyze(lines(lift, hiddenUntil: 3.3), session: session)
+    let reps = events.reports.flatMap(\.reps)
+    #expect(reps.count == 4, "\(reps.map(\.concentricStartS))")
+    guard reps.count == 4 else { return }
+    for (found, truth) in zip(reps, lift.truth) {
+      #expect(abs(found.concentricStartS - truth.start) < 0.15)
+    }
+  }
+
   @Test func aRiseBeforeASetUpLongerThanARepsStandIsNoRep() {
     // The same rise, but the bar stood 4 s at the top before the set's
     // first descent: longer than a lifter stands between two reps
@@ -81,8 +97,14 @@ import Testing
     #expect(!rule(firstStartS: 9.6))
     // A set-up's stand, longer than a lifter's between two reps.
     #expect(!rule(descentStartS: 10 + RepRules.maxStandBetweenRepsS + 0.1))
-    // Four readings in twenty off the top are strays; five are the bar
-    // gone somewhere in between.
+    // A touch-and-go top: the next descent fitted as the lockout was.
+    #expect(rule(descentStartS: 10 - RepMeasurer.lockoutReadS / 2))
+    // A dirty sonar's noise at the top, 12 cm under it, is the bar still up.
+    var noisy = atTop
+    for i in stride(from: 0, to: 20, by: 2) { noisy[i].cm = 98 }
+    #expect(rule(samples: noisy))
+    // Four readings in twenty under the middle of the range are strays;
+    // five are the bar gone down in between.
     var strays = atTop
     for i in 8..<12 { strays[i].cm = 80 }
     #expect(rule(samples: strays))

@@ -62,10 +62,14 @@ enum RepRules {
   /// an eccentric-first lift's round trip has the set's own bottom and top
   /// (`belongs`, both ends), and the set's first rep began its descent
   /// from that top at most `maxStandBetweenRepsS` after the rise locked
-  /// out, the bar staying there in between (within the same-end tolerance
-  /// of the top, a reading in five left out as a stray, `strayShare`),
-  /// and started its drive after that lockout (the turn finder may split
-  /// one rise twice, and its rep is not counted twice).
+  /// out (or as it locked out, within the lockout's own reading window,
+  /// `RepMeasurer.lockoutReadS`: a touch-and-go top), the bar staying up
+  /// in between (no reading under the middle of the set's range, a reading
+  /// in five left out as a stray, `strayShare`: a dirty sonar's noise at
+  /// the top and the descent's first readings, which its fitted start can
+  /// trail, stay above it; another trip down does not), and started its
+  /// drive after that lockout (the turn finder may split one rise twice,
+  /// and its rep is not counted twice).
   /// A lifter's stand is hidden as often as the rest of a rep: a sonar
   /// frozen at a value over the stand (a whole-cm clip's repeats, which
   /// are no silence), a spotter's hands or a plate's rim answering for
@@ -78,15 +82,17 @@ enum RepRules {
     firstStartS: Double, samples: some Sequence<TimedHeight>
   ) -> Bool {
     guard belongs(candidate, toSet: first, cameDownFirst: false), firstStartS > lockedOutS,
-      descentStartS >= lockedOutS, descentStartS - lockedOutS <= maxStandBetweenRepsS
+      descentStartS >= lockedOutS - RepMeasurer.lockoutReadS,
+      descentStartS - lockedOutS <= maxStandBetweenRepsS
     else { return false }
+    let middleCm = first.topCm - first.rangeCm / 2
     var read = 0
-    var off = 0
+    var under = 0
     for s in samples where s.t >= lockedOutS && s.t <= descentStartS {
       read += 1
-      if !sameEnd(s.cm, first.topCm, rangeCm: first.rangeCm) { off += 1 }
+      if s.cm < middleCm { under += 1 }
     }
-    return off <= read / strayShare
+    return under <= read / strayShare
   }
 
   /// The longest a squatter or bencher stands at the top between two reps
@@ -100,6 +106,11 @@ enum RepRules {
   /// the rise's lockout); one after 3.15 s was a rep; the four followed
   /// after 3.2–5.9 s were walk-outs read through a switching sonar.
   static let maxStandBetweenRepsS = 3.0
+  /// The most such rises kept in a row, each the rep before the next, for
+  /// a set whose start the sonar hid for more than one rep (a frozen or
+  /// answered sonar over two stands; blind 7000180). Each holds its
+  /// measured readings, so they are bounded by count.
+  static let maxRepsBeforeFirst = 4
 
   static func sameEnd(_ a: Double, _ b: Double, rangeCm: Double) -> Bool {
     abs(a - b) <= sameEndToleranceCm(rangeCm: rangeCm)
