@@ -100,11 +100,13 @@ enum RepRules {
   /// Longer is a set-up (the walk-out, the feet set, the brace) before a
   /// set's first rep, over which a dirty sonar makes rises of its own. On
   /// the 12,000 independent looked-at streams, of the rises
-  /// `repBeforeFirst` counted with no bound, 60 were followed by the set
-  /// within 2.5 s: 58 reps, a dirty raw clip's unrack, and the set's
-  /// first rep itself, counted twice (no more: that rep must start after
-  /// the rise's lockout); one after 3.15 s was a rep; the four followed
-  /// after 3.2–5.9 s were walk-outs read through a switching sonar.
+  /// `repBeforeFirst` counted with no bound (in its first form: the bar
+  /// within the same-end tolerance of the top, one rise kept), 60 were
+  /// followed by the set within 2.5 s: 58 reps, a dirty raw clip's
+  /// unrack, and the set's first rep itself, counted twice (no more: that
+  /// rep must start after the rise's lockout); one after 3.15 s was a rep;
+  /// the four followed after 3.2–5.9 s were walk-outs read through a
+  /// switching sonar.
   static let maxStandBetweenRepsS = 3.0
   /// The most such rises kept in a row, each the rep before the next, for
   /// a set whose start the sonar hid for more than one rep (a frozen or
