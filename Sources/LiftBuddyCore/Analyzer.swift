@@ -80,18 +80,20 @@ public struct Analyzer: Sendable {
   /// The rise last measured (its valley's time and its top), so a top told
   /// again is measured again only if the bar went higher.
   private var measuredRise: (valleyT: Double, topCm: Double)? = nil
+  /// A rise measured and judged but not (yet) counted: what it measured,
+  /// its ends, and the turn finder's rise that names it.
+  private typealias JudgedRise = (
+    measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise
+  )
   /// A rep-like rise that did not belong to the open set: the first of a
   /// new one if the next rise matches it.
-  private var stranger:
-    (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)? =
-      nil
+  private var stranger: JudgedRise? = nil
   /// The rises outside a set refused as a set's first rep only because
   /// the sonar read no stand before their descents, in a row, each the rep
   /// before the next (`RepRules.repBeforeFirst`): counted before the set's
   /// first rep if that rep came down from the last one's top. At most
   /// `RepRules.maxRepsBeforeFirst`.
-  private var unstood:
-    [(measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise)] = []
+  private var unstood: [JudgedRise] = []
   /// When the last final rep's concentric phase began (any set).
   private var lastCountedStartS: Double? = nil
   /// The valley time of the last rise counted as a final rep.
@@ -850,7 +852,7 @@ public struct Analyzer: Sendable {
 
   /// `RepRules.repBeforeFirst` of a kept rise and a rise measured after it.
   private func isRepBefore(
-    _ before: (measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise),
+    _ before: JudgedRise,
     _ measured: RepMeasurer.Measured, ends: RepRules.Ends, rise: TurnFinder.Rise
   ) -> Bool {
     RepRules.repBeforeFirst(
