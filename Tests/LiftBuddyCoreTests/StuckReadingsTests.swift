@@ -94,6 +94,44 @@ import Testing
     #expect(reps.last.map { abs($0.concentricEndS - 261.72) < 0.15 } == true)
   }
 
+  /// A whole-centimetre clip frozen at 96 cm for 0.9 s over a bench
+  /// press's lockout (independent looked-at 550000, 485.9–486.9 s, BLE,
+  /// dirty: σ about 1 cm), then, after two lost pings, 106 at the top:
+  /// 10 cm from the run in 0.15 s, a step a bar could take, and whole
+  /// centimetres, so neither older rule drops it. Sixteen equal readings
+  /// of a bar at rest read with 1 cm of noise come less than once in 10⁶
+  /// runs.
+  @Test func aWholeCentimetreRunLongerThanChanceIsFrozen() {
+    func frozen(_ run: Int) -> [TimedHeight] {
+      let before = [67.0, 71, 75, 83, 89] + [Double](repeating: 96, count: run)
+      let rising = before.enumerated().map {
+        TimedHeight(t: Double($0.offset) * 0.05, cm: $0.element)
+      }
+      let resumed = Double(before.count + 2) * 0.05
+      let after = [106.0, 105, 100, 99].enumerated().map {
+        TimedHeight(t: resumed + Double($0.offset) * 0.05, cm: $0.element)
+      }
+      return rising + after
+    }
+    let r = frozen(16)
+    #expect(StuckReadings.frozenByChance(runLength: 16, noiseCm: 1))
+    #expect(
+      StuckReadings.removed(from: r, noiseCm: 1).map(\.cm) == [
+        67, 71, 75, 83, 89, 96, 106, 105, 100, 99,
+      ])
+    // A quieter sonar's noise may be the clip's rounding alone: a still bar
+    // repeats its value for as long as it rests (`minChanceNoiseCm`).
+    #expect(StuckReadings.removed(from: r, noiseCm: 0.4) == r)
+    // Eight at σ = 1 cm (p⁷ ≈ 0.0012) and fifteen at σ = 0.5 cm (p¹⁴ ≈
+    // 0.005) are within what a resting bar repeats.
+    #expect(!StuckReadings.frozenByChance(runLength: 8, noiseCm: 1))
+    #expect(StuckReadings.frozenByChance(runLength: 9, noiseCm: 1))
+    #expect(!StuckReadings.frozenByChance(runLength: 15, noiseCm: 0.5))
+    #expect(StuckReadings.frozenByChance(runLength: 20, noiseCm: 0.5))
+    let eight = frozen(8)
+    #expect(StuckReadings.removed(from: eight, noiseCm: 1) == eight)
+  }
+
   @Test func aBarThatRestsAndLeavesKeepsItsReadings() {
     // A resting bar on a whole-centimetre clip reads one value for a long
     // time; leaving rest it moves at most a few cm in the first reading.
