@@ -45,11 +45,12 @@ enum StuckReadings {
   /// value that often less than once in this many runs (`frozenByChance`).
   /// Left in, such a run reads as the bar standing where it was rising:
   /// a rep's top read 10–30 cm low, or a stand a "rep" was lifted out of.
-  /// With the report's range gate (`RepMeasurer.measure`), independent
-  /// looked-at 12,000: invented 123 → 116, missed 568 unchanged; blind
-  /// looked-at 240: invented 17 → 12, missed 210 → 201 (BENCHMARKS,
-  /// fifty-ninth pass). Without the gate (and without
-  /// `minChanceNoiseCm`), 116 and 562 missed; the gate alone, 123 and 576.
+  /// Independent looked-at 12,000: invented 123 → 116, missed 568 → 562,
+  /// exact sets unchanged (32,357; seven streams better, seven worse);
+  /// blind looked-at 240: invented 17 → 12, missed 210 → 201, exact sets
+  /// unchanged (BENCHMARKS, fifty-ninth pass). Four reports it left with a
+  /// range no lift travels are measured on their judged ends
+  /// (`RepMeasurer.reportsJudgedEnds`).
   static let maxRestRunChance = 0.001
   /// Only over this much noise: readings independent from one to the
   /// next are what the chance assumes, and under it the measured noise
