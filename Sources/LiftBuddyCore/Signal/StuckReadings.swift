@@ -130,7 +130,7 @@ enum StuckReadings {
   /// the one before with probability at most p = erf(0.5 / (σ√2)) (the bar
   /// centred in its bin; millimetre bins only make it rarer), so a run of
   /// `n` has probability at most pⁿ⁻¹. At σ = 1 cm that is under
-  /// `maxRestRunChance` from nine readings; at σ = 0.5 cm, from nineteen;
+  /// `maxRestRunChance` from nine readings; at σ = 0.5 cm, from twenty;
   /// a quiet sonar (σ under about 0.3 cm) repeats a whole centimetre for
   /// as long as the bar rests, and no run of its is frozen by this.
   static func frozenByChance(runLength n: Int, noiseCm: Double) -> Bool {
