@@ -7,7 +7,7 @@ import Testing
 @Suite struct ReportedRangeTests {
   /// Independent looked-at 1450000, 138–158 s (a touch-and-go bench
   /// press over a dirty floor, BLE, a millimetre clip; readings only). The
-  /// gates judged the rep near 153 s at 53 cm, and its braked lockout,
+  /// gates judged the rep from 152.7 s at 53.1 cm, and its braked lockout,
   /// fitted across the echoes and lost pings after it, was reported at
   /// 109.3 cm from 152.58 s. It is reported on its judged ends instead;
   /// the simulator's truth is 44.1 cm from 153.23 s.

@@ -39,7 +39,7 @@ struct RepMeasurer: Sendable {
   /// braked lockout and the bounce's jerk. Those refine the judged ends by
   /// milliseconds and millimetres, but fitted across a gap or an echo they
   /// can leave them by tens of centimetres: a bench press reported at
-  /// 109.3 cm from 152.58 s, judged 53 cm from 153.2 s (independent
+  /// 109.3 cm from 152.58 s, judged 53.1 cm from 152.7 s (independent
   /// looked-at 1450000; 44.1 cm from 153.23 s by its truth). Used where the
   /// report's range is more than its lift travels (`RepRules.maxRomCm`):
   /// 21 such reports in the 12,000 independent looked-at streams, none

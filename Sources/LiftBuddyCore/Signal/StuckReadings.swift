@@ -67,7 +67,9 @@ enum StuckReadings {
   /// the sonar's margin plus what the hardest acceleration
   /// (`TrackGate.maxAccelerationCmPerS2`) covers in the time to the next
   /// reading; and of each run frozen (`frozenRun`), on a sonar that noisy
-  /// (`noiseCm`). The first reading of a run is the sonar's last good one.
+  /// (`noiseCm`), or longer than its noise repeats a value by chance
+  /// (`frozenByChance`). The first reading of a run is the sonar's last
+  /// good one.
   /// With `bridged`, the repeats are replaced by the straight path from
   /// there to the next good reading instead: what is left when a run hid
   /// the whole rise, and a rep still has a start and an end.
