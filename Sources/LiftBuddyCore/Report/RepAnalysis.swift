@@ -16,6 +16,11 @@ public struct RepAnalysis: Sendable, Equatable {
   /// the dip, when the velocity dips and recovers (`RepMeasurer.stickingPoint`);
   /// nil otherwise.
   public var stickingDipFraction: Double?
+  /// The longest stretch of the concentric phase with no reading the
+  /// measurer kept (a frozen sonar, no echo, echoes taken out): where it
+  /// is most of the phase, the phase's timing is the silence's, not the
+  /// bar's (`UnseenRamp`).
+  var unseen = UnseenRamp.Silence()
 
   public init(
     report: RepReport, quarterVelocityMps: Double, propulsiveFraction: Double,

@@ -564,6 +564,8 @@ struct RepMeasurer: Sendable {
           if var m = gated(readings, nearGuess, sparse) {
             m.kept = cleaned
             m.rampSeen = rampSeen
+            m.analysis.unseen = UnseenRamp.longestSilence(
+              in: cleaned, of: m.analysis.report)
             // Not along a path bridged across a stuck run: straight, it
             // reads its mean at its peak, a lower bound on the speed.
             if i == 0 {
@@ -582,6 +584,7 @@ struct RepMeasurer: Sendable {
         if var m = gated(bridged, nearGuess, false) {
           m.kept = cleaned
           m.rampSeen = rampSeen
+          m.analysis.unseen = UnseenRamp.longestSilence(in: cleaned, of: m.analysis.report)
           return m
         }
       }

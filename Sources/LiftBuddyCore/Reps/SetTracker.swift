@@ -201,7 +201,7 @@ struct SetTracker: Sendable {
   private mutating func append(
     _ rep: RepAnalysis, ends: RepRules.Ends, into events: inout [AnalyzerEvent]
   ) {
-    var rep = rep
+    var rep = UnseenRamp.timed(rep, bySeen: open!.reps)
     rep.report.index = open!.reps.count + 1
     open!.reps.append(rep)
     open!.ends.append(ends)
