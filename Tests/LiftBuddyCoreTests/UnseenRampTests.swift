@@ -63,6 +63,6 @@ import Testing
     #expect(top.hidTop)
     // Nothing read after the start: the whole phase, its top unseen.
     let none = UnseenRamp.longestSilence(in: read([(9.9, 80)]), of: report)
-    #expect(none == UnseenRamp.Silence(lengthS: 1, hidTop: true))
+    #expect(none == UnseenRamp.Unseen(lengthS: 1, hidTop: true))
   }
 }

@@ -20,7 +20,7 @@ public struct RepAnalysis: Sendable, Equatable {
   /// measurer kept (a frozen sonar, no echo, echoes taken out): where it
   /// is most of the phase, the phase's timing is the silence's, not the
   /// bar's (`UnseenRamp`).
-  var unseen = UnseenRamp.Silence()
+  var unseen = UnseenRamp.Unseen()
 
   public init(
     report: RepReport, quarterVelocityMps: Double, propulsiveFraction: Double,

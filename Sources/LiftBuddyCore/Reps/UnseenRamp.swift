@@ -45,37 +45,25 @@ enum UnseenRamp {
   /// them.
   static let timingReps = 3
 
-  struct Silence: Equatable {
-    /// The longest stretch of the phase without a reading, its ends
-    /// included (s).
+  /// A phase's longest silence, and whether the bar was already near its
+  /// top when it was read again.
+  struct Unseen: Equatable, Sendable {
     var lengthS = 0.0
-    /// Whether the bar was already near its top when it was read again.
     var hidTop = false
   }
 
   /// The longest silence in `report`'s concentric phase among `readings`.
-  static func longestSilence(in readings: [TimedHeight], of report: RepReport) -> Silence {
+  static func longestSilence(in readings: [TimedHeight], of report: RepReport) -> Unseen {
     let from = report.concentricStartS
     let to = report.concentricEndS
-    guard to > from else { return Silence() }
-    // The phase's start reading: the last at or before it, else the first.
-    var bottom: TimedHeight? = nil
-    var last = from
-    var longest = Silence()
-    for r in readings {
-      if r.t <= from || bottom == nil { bottom = r }
-      guard r.t > from else { continue }
-      let length = min(r.t, to) - last
-      if length > longest.lengthS {
-        let risen = r.cm - (bottom?.cm ?? r.cm)
-        longest = Silence(lengthS: length, hidTop: risen >= unseenTopShare * report.romCm)
-      }
-      if r.t >= to { return longest }
-      last = r.t
-    }
+    guard to > from else { return Unseen() }
+    let silence = Silence.longest(in: readings, over: from...to)
     // Nothing read after the phase: its end is the silence's.
-    if to - last > longest.lengthS { longest = Silence(lengthS: to - last, hidTop: true) }
-    return longest
+    guard let after = silence.after else { return Unseen(lengthS: silence.lengthS, hidTop: true) }
+    // The phase's start reading: the last at or before it, else the first.
+    let start = readings.last(where: { $0.t <= from }) ?? readings.first(where: { $0.t > from })
+    let risen = after.cm - (start?.cm ?? after.cm)
+    return Unseen(lengthS: silence.lengthS, hidTop: risen >= unseenTopShare * report.romCm)
   }
 
   static func isSeen(_ rep: RepAnalysis) -> Bool {
