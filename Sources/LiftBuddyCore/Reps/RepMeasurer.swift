@@ -72,6 +72,14 @@ struct RepMeasurer: Sendable {
   /// 0.35–0.4).
   static let fitRampShare = 0.4
   static let fitRestS = 0.3
+  /// A silence this long between a slow rep's guessed start and its ramp
+  /// leaves the guess no better than anywhere in it (`fitTurnaround`):
+  /// twice the rest fitted beside a turnaround. A dirty clip's lost pings
+  /// leave gaps of 0.3–0.5 s around starts its smoothed velocity placed
+  /// well: at `fitRestS` itself, independent looked-at lost 4 exact sets
+  /// more (a heavy pull in 1990065 among them), at 1 s the blind streams
+  /// gained none.
+  static let silentGuessS = 2 * fitRestS
   /// The start is fitted over less of the range than the lockout: a
   /// drive is no parabola for long (it eases off once the bar moves, and
   /// a heavy press has a burst and a slower stretch before its sticking
@@ -864,16 +872,16 @@ struct RepMeasurer: Sendable {
   ///
   /// A bottom's turnaround is not searched near the guess `t` where the
   /// readings between it and the ramp fall silent for longer than
-  /// `fitRestS`: the guess, walked back along a smoothed velocity that
+  /// `silentGuessS`: the guess, walked back along a smoothed velocity that
   /// runs straight across the silence, lands at its start, and the bar
   /// may have left anywhere in it. The rest before the silence and the
   /// ramp after it place the start instead. A deadlift pull off the
   /// floor, its rest read as one value for 1.7 s, was timed from the
   /// silence's start, 1.39 s early, at 0.198 m/s (blind 7000074; fitted:
   /// 0.004 s early, 0.423 against its truth's 0.440). Blind looked-at:
-  /// missed 201 → 200, exact sets 510 → 511, MV MAE 0.0377 → 0.0375;
-  /// independent looked-at 3,960: 0.0326 → 0.0324, one set better and one
-  /// worse. The same for a top read out of a silence gave blind 512 and
+  /// missed 201 → 200, exact sets 510 → 511, MV MAE 0.0377 → 0.0373;
+  /// independent looked-at 12,000: 0.0331 → 0.0330, exact sets 32,360 →
+  /// 32,359. The same for a top read out of a silence gave blind 512 and
   /// 0.0373, but fitted SampleStreams scenario-sensor-faults' third
   /// lockout at the silence's start, 0.18 s early (1.70 m/s against
   /// 0.905): a bar slowing into its lockout leaves no ramp after the
@@ -886,7 +894,7 @@ struct RepMeasurer: Sendable {
     if bottom {
       guard let reach = samples.first(where: { $0.t > t && $0.cm >= levelCm + shareCm })
       else { return nil }
-      let heard = Silence.longest(in: samples, over: t...reach.t).lengthS <= Self.fitRestS
+      let heard = Silence.longest(in: samples, over: t...reach.t).lengthS <= Self.silentGuessS
       return TurnaroundFit.fit(
         samples, in: (t - Self.fitRestS)...reach.t,
         guess: (nearGuess && heard) || reach.cm > levelCm + unseen ? t : nil, bottom: true,
