@@ -962,7 +962,8 @@ public struct Analyzer: Sendable {
         droveS: p.droveS,
         loweredS: from.map { bottom.t - $0.t } ?? 0,
         floorRestCm: p.exercise == .deadlift ? level(around: bottom.t) : nil,
-        silentS: longestSilence(from: from?.t ?? bottom.t, to: bottom.t))
+        silentS: Silence.longest(in: heights, over: min(from?.t ?? bottom.t, bottom.t)...bottom.t)
+          .lengthS)
     {
       countedRiseValleyT = p.riseValleyT
       sets.confirm(into: &events)
@@ -1002,20 +1003,6 @@ public struct Analyzer: Sendable {
     var fromStand = rise
     fromStand.previousPeak = TimedHeight(t: top.t, cm: stood)
     return fromStand
-  }
-
-  /// The longest time between kept readings from one time to another
-  /// (`RepRules.maxSilentReturnS`).
-  private func longestSilence(from: Double, to: Double) -> Double {
-    var longest = 0.0
-    var later = to
-    for s in heights.reversed() {
-      if s.t > to { continue }
-      longest = max(longest, later - max(s.t, from))
-      if s.t <= from { break }
-      later = s.t
-    }
-    return longest
   }
 
   /// The median reading within `RepRules.minStandBeforeSetS` of `t` (of

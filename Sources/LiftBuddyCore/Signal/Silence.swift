@@ -5,21 +5,31 @@
 struct Silence: Equatable, Sendable {
   /// Seconds, the span's own ends counted as edges.
   var lengthS = 0.0
-  /// The first reading at or after its end; nil when the readings stop
-  /// inside the span.
+  /// The first reading at or after its end; nil when none was read after
+  /// it.
   var after: TimedHeight? = nil
 
-  /// The longest silence of `span` among `readings` (in time order).
-  static func longest(in readings: [TimedHeight], over span: ClosedRange<Double>) -> Silence {
-    var last = span.lowerBound
+  /// The longest silence of `span` among `readings` (in time order). Walked
+  /// from the newest reading back, as the spans asked about are recent
+  /// ones in a buffer of up to a minute.
+  static func longest<Readings: BidirectionalCollection<TimedHeight>>(
+    in readings: Readings, over span: ClosedRange<Double>
+  ) -> Silence {
+    var later = span.upperBound
+    var laterReading: TimedHeight? = nil
     var longest = Silence()
-    for r in readings where r.t > span.lowerBound {
-      let length = min(r.t, span.upperBound) - last
-      if length > longest.lengthS { longest = Silence(lengthS: length, after: r) }
-      if r.t >= span.upperBound { return longest }
-      last = r.t
+    for r in readings.reversed() {
+      if r.t >= span.upperBound {
+        laterReading = r
+        continue
+      }
+      let length = later - max(r.t, span.lowerBound)
+      if length > longest.lengthS { longest = Silence(lengthS: length, after: laterReading) }
+      if r.t <= span.lowerBound { return longest }
+      later = r.t
+      laterReading = r
     }
-    let length = span.upperBound - last
-    return length > longest.lengthS ? Silence(lengthS: length, after: nil) : longest
+    let length = later - span.lowerBound
+    return length > longest.lengthS ? Silence(lengthS: length, after: laterReading) : longest
   }
 }
