@@ -16,20 +16,7 @@ import Testing
     let lift = SyntheticLift.deadlift(reps: 3, romCm: 50, up: 1.2, hold: 1, down: 1.5, rest: 3)
     let pull = lift.truth[1]
     let frozen = (pull.start - 1.6)...(pull.start + 0.15)
-    var noise = SeededNoise(seed: 1)
-    var stuckAt: String? = nil
-    var lines: [(t: Double, line: String)] = []
-    for n in 0..<Int((lift.endTime + 3) * 30) {
-      let t = Double(n) / 30
-      let read = ReportRounding.round(lift.height(at: t) + 0.4 * noise.gaussian(), 1)
-      var line = "s:\(read)"
-      if frozen.contains(t) {
-        stuckAt = stuckAt ?? line
-        line = stuckAt!
-      }
-      lines.append((t, line))
-      lines.append((t, "a:0.5:0.5"))
-    }
+    let lines = lift.frozenLines(rateHz: 30, sigmaCm: 0.4, seed: 1, frozen: frozen)
     let events = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
     let reps = events.reports.flatMap(\.reps)
     #expect(reps.count == 3)

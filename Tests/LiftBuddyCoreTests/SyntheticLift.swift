@@ -148,6 +148,30 @@ struct SyntheticLift {
     }
   }
 
+  /// Protocol lines at `rateHz` from a millimetre clip read through
+  /// `sigmaCm` of Gaussian noise, whose sonar hangs over `frozen`,
+  /// repeating the reading it made as the hang began (an HC-SR04 with no
+  /// echo timeout).
+  func frozenLines(rateHz: Double, sigmaCm: Double, seed: UInt64, frozen: ClosedRange<Double>)
+    -> [(t: Double, line: String)]
+  {
+    var noise = SeededNoise(seed: seed)
+    var stuckAt: String? = nil
+    var lines: [(t: Double, line: String)] = []
+    for n in 0..<Int((endTime + 3) * rateHz) {
+      let t = Double(n) / rateHz
+      let read = ReportRounding.round(height(at: t) + sigmaCm * noise.gaussian(), 1)
+      var line = "s:\(read)"
+      if frozen.contains(t) {
+        stuckAt = stuckAt ?? line
+        line = stuckAt!
+      }
+      lines.append((t, line))
+      lines.append((t, "a:0.5:0.5"))
+    }
+    return lines
+  }
+
   private func cosPi(_ u: Double) -> Double {
     // cos(πu) by a short Taylor-free route: the core has no Foundation, nor
     // do these tests need it.

@@ -16,20 +16,7 @@ import Testing
     let lift = SyntheticLift.squat(reps: 5, up: 0.6)
     let hidden = lift.truth[3]
     let frozen = (hidden.start - 0.1)...(hidden.end + 0.4)
-    var noise = SeededNoise(seed: 60)
-    var stuckAt: String? = nil
-    var lines: [(t: Double, line: String)] = []
-    for n in 0..<Int((lift.endTime + 3) * 20) {
-      let t = Double(n) / 20
-      let read = ReportRounding.round(lift.height(at: t) + 0.3 * noise.gaussian(), 1)
-      var line = "s:\(read)"
-      if frozen.contains(t) {
-        stuckAt = stuckAt ?? line
-        line = stuckAt!
-      }
-      lines.append((t, line))
-      lines.append((t, "a:0.5:0.5"))
-    }
+    let lines = lift.frozenLines(rateHz: 20, sigmaCm: 0.3, seed: 60, frozen: frozen)
     let events = analyze(lines)
     let reps = try #require(events.reports.first).reps
     #expect(events.reports.count == 1)
