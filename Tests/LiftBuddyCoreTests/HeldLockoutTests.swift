@@ -27,7 +27,7 @@ import Testing
     }
   }
 
-  /// The rule itself: a top within a tenth of the set's range of its top,
+  /// The rule itself: a top within a twentieth of the set's range of its top,
   /// from the set's bottom; not a top above it (a bar lifted over the
   /// hooks), part-way up, or a rise from another bottom.
   @Test func onlyTheSetsOwnEndsAreItsLockout() {
@@ -37,10 +37,10 @@ import Testing
         valley: TimedHeight(t: 0, cm: bottom), peak: TimedHeight(t: 1, cm: top),
         previousPeak: nil, arrivedAtValleyT: 0)
     }
-    #expect(RepRules.heldAtTheSetsLockout(rise(86, 137), band: band))
-    #expect(RepRules.heldAtTheSetsLockout(rise(84, 145), band: band))
-    #expect(!RepRules.heldAtTheSetsLockout(rise(86, 133), band: band))
-    #expect(!RepRules.heldAtTheSetsLockout(rise(86, 147), band: band))
+    #expect(RepRules.heldAtTheSetsLockout(rise(86, 138), band: band))
+    #expect(RepRules.heldAtTheSetsLockout(rise(84, 142.5), band: band))
+    #expect(!RepRules.heldAtTheSetsLockout(rise(86, 137), band: band))
+    #expect(!RepRules.heldAtTheSetsLockout(rise(86, 143), band: band))
     #expect(!RepRules.heldAtTheSetsLockout(rise(100, 140), band: band))
   }
 

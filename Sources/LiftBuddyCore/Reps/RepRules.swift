@@ -123,15 +123,16 @@ enum RepRules {
     abs(rise.peak.cm - band.topCm) <= lockoutShareOfRange * band.rangeCm
       && sameEnd(rise.valley.cm, band.bottomCm, rangeCm: band.rangeCm)
   }
-  /// How near the set's top a held top is its lockout: a tenth of the
+  /// How near the set's top a held top is its lockout: a twentieth of the
   /// range. A sticking region lies before the lockout's position of
   /// mechanical advantage, within the first seven tenths of the range
   /// (`RepMeasurer.stickingRegionShares`, Elliott, Wilson & Kerr 1989), so
-  /// a crawl through one holds well below this; a set's lockouts differ by
-  /// a few centimetres. Independent looked-at 12,000: first rep event p90
-  /// at 20 Hz over serial 0.47 → 0.38 s, exact sets 32,359 → 32,367, ROM
-  /// MAE 0.91 → 0.94 cm; at a twentieth, 0.39 s, 32,367, 0.92 cm.
-  static let lockoutShareOfRange = 0.1
+  /// a crawl through one holds well below this. Measured sooner, a lockout
+  /// is fitted on fewer readings after it: independent looked-at 12,000,
+  /// first rep event p90 at 20 Hz over serial 0.47 → 0.39 s, exact sets
+  /// 32,359 → 32,367, ROM MAE 0.911 → 0.925 cm; at a tenth, 0.38 s,
+  /// 32,367, 0.942 cm.
+  static let lockoutShareOfRange = 0.05
 
   static func sameEnd(_ a: Double, _ b: Double, rangeCm: Double) -> Bool {
     abs(a - b) <= sameEndToleranceCm(rangeCm: rangeCm)
