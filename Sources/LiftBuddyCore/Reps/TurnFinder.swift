@@ -44,7 +44,8 @@ struct TurnFinder: Sendable {
   /// while the bar crawls through its sticking region, and reps were
   /// counted there, up to 15 cm short of lockout (soft-floor, tune seeds
   /// 1–40: lockouts 0.052 s early on average, ROM MAE 2.4 cm). A top
-  /// settles (`Turn.topSettled`, where a rep is counted) once it has held
+  /// settles (`Turn.topSettled`, where a rep is counted unless it holds at
+  /// its set's lockout: `RepRules.heldAtTheSetsLockout`) once it has held
   /// for as long as the floor's speed limit (1 cm in `stillS`) takes to
   /// cross the wider tolerance; it still counts as stood at after `stillS`
   /// (the rules for a first rep). On a hard floor (σ ≤ 1 cm) that is
@@ -114,7 +115,8 @@ struct TurnFinder: Sendable {
     /// again for the same rise if the bar then rises further.
     case topHeld(Rise)
     /// The held top has stayed for `settleS` (the same push as `topHeld`
-    /// unless the sonar is noisy): the top a rep is counted at.
+    /// unless the sonar is noisy): the top a rep is counted at, where it
+    /// was not at `topHeld` (`RepRules.heldAtTheSetsLockout`).
     case topSettled(Rise)
     /// The bar has come down from the rise's top by the hysteresis.
     case topLeft(Rise)
