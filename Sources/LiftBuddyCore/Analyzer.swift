@@ -337,21 +337,17 @@ public struct Analyzer: Sendable {
 
   /// A rise held where the set's reps lock out is measured when it holds
   /// (`TurnFinder.stillS`), not when it settles: over a noisy floor the
-  /// settle waits up to 0.375 s more for a crawl through a sticking
-  /// region to show itself, and no sticking region lies at the lockout
-  /// (`RepRules.heldAtTheSetsLockout`). Should the rise not count then (its
-  /// measurement wants readings the top has not yet given), it is measured
-  /// again when it settles, as any other.
+  /// settle waits longer (0.30 s at 1 cm of smoothed noise) for a crawl
+  /// through a sticking region to show itself, and no sticking region
+  /// lies at the lockout (`RepRules.heldAtTheSetsLockout`). Should the rise
+  /// not count then (its measurement wants readings the top has not yet
+  /// given), it is measured again when it settles, as any other.
   private mutating func considerAtItsLockout(
     _ rise: TurnFinder.Rise, into events: inout [AnalyzerEvent]
   ) {
     let measuredBefore = measuredRise
     consider(rise, stood: true, into: &events)
-    if countedRiseValleyT == rise.valley.t {
-      heldUnsettledValleyT = nil
-    } else {
-      measuredRise = measuredBefore
-    }
+    if countedRiseValleyT != rise.valley.t { measuredRise = measuredBefore }
   }
 
   /// A swing as large as a rep keeps a set from ending (`SetTracker.restIsOver`)

@@ -11,7 +11,8 @@ import Testing
   /// settle to 0.3 s (`TurnFinder.settleS`). Each rep after the first is
   /// told within 0.38 s of its true lockout on each of the noise's seeds
   /// 1–8 (the latest 0.35 s); told when its top settled, 22 of those 40
-  /// reps came 0.40–0.55 s after it. Counts and ranges are unchanged.
+  /// reps came 0.40–0.55 s after it. Each set counts its six reps, each
+  /// range within 3 cm of the truth.
   @Test func aRepHeldAtTheSetsLockoutIsToldWhenItHolds() {
     let lift = SyntheticLift.squat(reps: 6)
     for seed: UInt64 in 1...8 {
