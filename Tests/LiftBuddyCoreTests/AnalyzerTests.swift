@@ -70,16 +70,9 @@ import Testing
   @Test func aGrinderIsCountedAtItsLockoutNotOnTheWayUp() {
     let lift = SyntheticLift.deadlift(
       reps: 3, romCm: 71, up: 3.4, hold: 1.5, down: 1.2, rest: 2.0)
-    var analyzer = Analyzer(session: SessionInfo(source: "test", exercise: .deadlift))
-    var events: [AnalyzerEvent] = []
-    var toldAt: [Double] = []
-    for (t, line) in lift.noisyLines(rateHz: 40, sigmaCm: 0.5, seed: 7) {
-      var e: [AnalyzerEvent] = []
-      analyzer.ingest(line: line, at: t, into: &e)
-      toldAt += e.reps.map { _ in t }
-      events += e
-    }
-    analyzer.finish(into: &events)
+    let (events, toldAt) = analyzeTimed(
+      lift.noisyLines(rateHz: 40, sigmaCm: 0.5, seed: 7),
+      session: SessionInfo(source: "test", exercise: .deadlift))
     let reps = events.reports.flatMap(\.reps)
     #expect(reps.count == 3)
     // And told as soon as the bar stops, not when it leaves the top: the

@@ -17,9 +17,10 @@ import Testing
     let lift = SyntheticLift.squat(reps: 6)
     for seed: UInt64 in 1...8 {
       let lines = lift.noisyLines(rateHz: 20, sigmaCm: 2, seed: seed)
-      let told = toldAt(lines, session: SessionInfo(source: "test", exercise: .squat))
-      #expect(told.count == 6, "seed \(seed)")
-      for (t, rep) in told where rep.index > 1 && rep.index <= lift.truth.count {
+      let (events, toldAt) = analyzeTimed(lines)
+      #expect(toldAt.count == 6, "seed \(seed)")
+      for (t, rep) in zip(toldAt, events.reps.map(\.rep))
+      where rep.index > 1 && rep.index <= lift.truth.count {
         let k = rep.index - 1
         let truth = lift.truth[k]
         #expect(t - truth.end < 0.38, "seed \(seed) rep \(k + 1): told \(t - truth.end) s late")
@@ -43,23 +44,5 @@ import Testing
     #expect(!RepRules.heldAtTheSetsLockout(rise(86, 137), band: band))
     #expect(!RepRules.heldAtTheSetsLockout(rise(86, 143), band: band))
     #expect(!RepRules.heldAtTheSetsLockout(rise(100, 140), band: band))
-  }
-
-  /// Each final rep event and the time of the last line fed before it.
-  private func toldAt(_ lines: [(t: Double, line: String)], session: SessionInfo)
-    -> [(Double, RepReport)]
-  {
-    var analyzer = Analyzer(configuration: .init(), session: session)
-    var told: [(Double, RepReport)] = []
-    var events: [AnalyzerEvent] = []
-    for (t, line) in lines {
-      events.removeAll()
-      analyzer.ingest(line: line, at: t, into: &events)
-      for case .rep(let e) in events { told.append((t, e.rep)) }
-    }
-    events.removeAll()
-    analyzer.finish(into: &events)
-    for case .rep(let e) in events { told.append((lines.last?.t ?? 0, e.rep)) }
-    return told
   }
 }

@@ -201,6 +201,26 @@ func analyze(
   return events
 }
 
+/// As `analyze`, noting for each final rep event told while the lines were
+/// fed (not at `finish`) the time of the line fed before it: how soon a
+/// live subscriber hears of the rep.
+func analyzeTimed(
+  _ lines: [(t: Double, line: String)], configuration: AnalyzerConfiguration = .init(),
+  session: SessionInfo = SessionInfo(source: "test", exercise: .squat)
+) -> (events: [AnalyzerEvent], repsToldAt: [Double]) {
+  var analyzer = Analyzer(configuration: configuration, session: session)
+  var events: [AnalyzerEvent] = []
+  var toldAt: [Double] = []
+  for (t, line) in lines {
+    var e: [AnalyzerEvent] = []
+    analyzer.ingest(line: line, at: t, into: &e)
+    toldAt += e.reps.map { _ in t }
+    events += e
+  }
+  analyzer.finish(into: &events)
+  return (events, toldAt)
+}
+
 extension Array where Element == AnalyzerEvent {
   var reports: [LiftReport] { compactMap { if case .lift(let r) = $0 { r } else { nil } } }
   var reps: [RepEvent] { compactMap { if case .rep(let r) = $0 { r } else { nil } } }
