@@ -305,6 +305,7 @@ public struct Analyzer: Sendable {
     turns.noiseCm = noise.sigmaCm / perWindow.squareRoot()
     despiker.noiseCm = noise.sigmaCm
     var found = swapOutTurns()
+    turns.sonarFrozen = frozen.runIsUnlikely
     turns.push(smoothed) { found.append($0) }
     handle(found, now: s.t, into: &events)
   }
