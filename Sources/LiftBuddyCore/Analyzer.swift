@@ -276,7 +276,25 @@ public struct Analyzer: Sendable {
 
   private mutating func track(_ s: TimedHeight, into events: inout [AnalyzerEvent]) {
     // A frozen sonar's repeats are silence (`FrozenSonar`).
+    let wasFrozen = frozen.runIsUnlikely
     if frozen.isRepeat(s, noiseCm: noise.sigmaCm) { return }
+    // On a whole-cm clip, whose repeats stay in, a run longer than a
+    // resting bar repeats by chance (`FrozenSonar.runIsUnlikely`) that
+    // ended beyond the hysteresis says nothing of the path the bar took
+    // while it lasted: averaged with the readings after it, its repeats
+    // held a touch-and-go pull's smoothed bottom above where the pull was
+    // read, and its rise under the lift's minimum (blind looked-at
+    // 7000219; `TrackGate.stuckSince`). The smoother starts again from the
+    // reading. Not after a run the bar ended near: a bar resting on the
+    // floor, read quieter than the stream's noise, lost a deadlift single
+    // to the restart (independent 750093). Nor on a millimetre clip, whose
+    // frozen repeats are silence already: a squat after a run of 121.0
+    // read 64.1 cm for 60.8 (independent 220131, `StuckReadingsTests`).
+    if wasFrozen, !frozen.runIsUnlikely, frozen.readsWholeCm,
+      heights.last.map({ abs(s.cm - $0.cm) > turns.hysteresisCm }) ?? false
+    {
+      smoother.reset()
+    }
     if let previous = heights.last {
       let silence = s.t - previous.t
       if silence > SampleClock.lostSamplePeriods * clock.period {
