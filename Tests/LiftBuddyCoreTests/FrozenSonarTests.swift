@@ -96,17 +96,7 @@ import Testing
     let hang = (fourth.start + 0.5)...(fourth.end + 0.3)
     var measuredToItsTop = 0
     for seed in UInt64(1)...12 {
-      var rng = SeededNoise(seed: seed)
-      var frozenCm: Int? = nil
-      let lines = lift.lines(rateHz: 40).map { line -> (t: Double, line: String) in
-        guard line.line.hasPrefix("s:") else { return line }
-        var cm = Int((lift.height(at: line.t) + rng.gaussian()).rounded())
-        if hang.contains(line.t) {
-          frozenCm = frozenCm ?? cm
-          cm = frozenCm!
-        }
-        return (line.t, "s:\(cm)")
-      }
+      let lines = lift.noisyLines(rateHz: 40, sigmaCm: 1, seed: seed, frozen: hang)
       let reps = analyze(lines, session: SessionInfo(source: "test", exercise: .overheadPress))
         .reports.flatMap(\.reps)
       #expect(reps.count == 5, "seed \(seed): \(reps.map(\.romCm))")
@@ -138,17 +128,7 @@ import Testing
     for seed in UInt64(1)...12 {
       let descent = fifth.start - 1.1
       let hang = (descent + 0.2)...(descent + 1.45)
-      var rng = SeededNoise(seed: seed)
-      var frozenCm: Int? = nil
-      let lines = lift.lines(rateHz: 29).map { line -> (t: Double, line: String) in
-        guard line.line.hasPrefix("s:") else { return line }
-        var cm = Int((lift.height(at: line.t) + 0.7 * rng.gaussian()).rounded())
-        if hang.contains(line.t) {
-          frozenCm = frozenCm ?? cm
-          cm = frozenCm!
-        }
-        return (line.t, "s:\(cm)")
-      }
+      let lines = lift.noisyLines(rateHz: 29, sigmaCm: 0.7, seed: seed, frozen: hang)
       let reps = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
         .reports.flatMap(\.reps)
       if reps.count == 5 { counted += 1 }

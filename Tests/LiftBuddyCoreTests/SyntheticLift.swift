@@ -139,12 +139,22 @@ struct SyntheticLift {
   }
 
   /// `lines(rateHz:)` read through `sigmaCm` of Gaussian noise, in whole
-  /// centimetres: a soft floor, the same on every run for a seed.
-  func noisyLines(rateHz: Double, sigmaCm: Double, seed: UInt64) -> [(t: Double, line: String)] {
+  /// centimetres: a soft floor, the same on every run for a seed. Over
+  /// `frozen`, if given, the sonar hangs, repeating the value it read as
+  /// the hang began.
+  func noisyLines(
+    rateHz: Double, sigmaCm: Double, seed: UInt64, frozen: ClosedRange<Double>? = nil
+  ) -> [(t: Double, line: String)] {
     var rng = SeededNoise(seed: seed)
+    var stuckAt: Int? = nil
     return lines(rateHz: rateHz).map { line -> (t: Double, line: String) in
       guard line.line.hasPrefix("s:") else { return line }
-      return (line.t, "s:\(Int((height(at: line.t) + sigmaCm * rng.gaussian()).rounded()))")
+      var cm = Int((height(at: line.t) + sigmaCm * rng.gaussian()).rounded())
+      if frozen?.contains(line.t) == true {
+        stuckAt = stuckAt ?? cm
+        cm = stuckAt!
+      }
+      return (line.t, "s:\(cm)")
     }
   }
 
