@@ -290,7 +290,7 @@ public struct Analyzer: Sendable {
     // to the restart (independent 750093). Nor on a millimetre clip, whose
     // frozen repeats are silence already: a squat after a run of 121.0
     // read 64.1 cm for 60.8 (independent 220131, `StuckReadingsTests`).
-    if wasFrozen, !frozen.runIsUnlikely, frozen.readsWholeCm,
+    if wasFrozen, !frozen.runIsUnlikely, despiker.readsWholeCm,
       heights.last.map({ abs(s.cm - $0.cm) > turns.hysteresisCm }) ?? false
     {
       smoother.reset()

@@ -23,6 +23,8 @@ struct Despiker: Sendable {
 
   /// Readings removed so far, by every stage.
   var removed: Int { outOfRange + gate.removed }
+  /// Whether the clip reads whole centimetres (`TrackGate.readsWholeCm`).
+  var readsWholeCm: Bool { gate.readsWholeCm }
 
   mutating func push(_ s: TimedHeight, emit: (TimedHeight) -> Void) {
     guard Self.plausibleRange.contains(s.cm) else {

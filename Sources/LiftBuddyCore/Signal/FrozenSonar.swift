@@ -27,18 +27,9 @@ struct FrozenSonar: Sendable {
   /// with the sonar's noise repeats one value by chance
   /// (`StuckReadings.frozenByChance`), whatever the clip's resolution.
   private(set) var runIsUnlikely = false
-  /// Readings seen, and how many had a fraction of a centimetre: whether
-  /// the clip reads whole centimetres (`readsWholeCm`).
-  private var readings = 0
-  private var fractional = 0
-  /// Whether at most half the readings so far had a fraction: a
-  /// millimetre clip reads a whole value one time in ten.
-  var readsWholeCm: Bool { 2 * fractional <= readings }
 
   /// Whether `reading` is a frozen sonar's repeat, to be left out.
   mutating func isRepeat(_ reading: TimedHeight, noiseCm: Double) -> Bool {
-    readings &+= 1
-    if reading.cm != reading.cm.rounded() { fractional &+= 1 }
     if reading.cm == value {
       repeats += 1
     } else {

@@ -218,13 +218,16 @@ struct TrackGate: Sendable {
   var noiseCm = 0.0
   private var bootstrap: [TimedHeight] = []  // ≤ bootstrapReadings
   /// Readings pushed, and those with a fraction of a centimetre: the clip's
-  /// resolution, for `repeatsAreRare`.
+  /// resolution (`readsWholeCm`).
   private var readingsSeen = 0
   private var fractionalReadings = 0
+  /// Whether at most half the readings so far had a fraction: a
+  /// millimetre clip reads a whole value one time in ten.
+  var readsWholeCm: Bool { 2 * fractionalReadings <= readingsSeen }
   /// Whether one value read again is a stuck sonar rather than chance
   /// (`stuckNoiseCm`): such a run then starts no track.
   private var repeatsAreRare: Bool {
-    2 * fractionalReadings > readingsSeen && noiseCm >= Self.stuckNoiseCm
+    !readsWholeCm && noiseCm >= Self.stuckNoiseCm
   }
   private var offTrack: [TimedHeight] = []  // consecutive rejected readings
   /// The readings that just replaced the track (`reject`), passed on after
