@@ -282,9 +282,11 @@ public struct Analyzer: Sendable {
     // resting bar repeats by chance (`FrozenSonar.runIsUnlikely`) that
     // ended beyond the hysteresis says nothing of the path the bar took
     // while it lasted: averaged with the readings after it, its repeats
-    // held a touch-and-go pull's smoothed bottom above where the pull was
-    // read, and its rise under the lift's minimum (blind looked-at
-    // 7000219; `TrackGate.stuckSince`). The smoother starts again from the
+    // hold the smoothed track where the bar was not (a touch-and-go pull
+    // frozen through the floor, `FrozenSonarTests`; blind looked-at
+    // 7000166, a squat frozen at 101 cm for 1.8 s from a quarter of the
+    // way up through its lockout, counted only with this and
+    // `TrackGate.stuckSince` both). The smoother starts again from the
     // reading. Not after a run the bar ended near: a bar resting on the
     // floor, read quieter than the stream's noise, lost a deadlift single
     // to the restart (independent 750093). Nor on a millimetre clip, whose

@@ -113,8 +113,9 @@ import Testing
     // Five touch-and-go deadlifts of 58 cm from a floor at 22 cm, read in
     // whole centimetres through 0.7 cm of noise at 29 Hz. The sonar froze
     // 0.2 s into the fourth descent, about 15 cm down, and answered again
-    // 1.25 s later, 17 cm up the next pull (blind looked-at 7000219: 66 cm
-    // for 1.24 s, then 39). The run is longer than a resting bar repeats
+    // 1.25 s later, 17 cm up the next pull (as blind looked-at 7000219:
+    // 66 cm for 1.24 s, then 39; that stream's pull is still read from
+    // 50 cm and lost). The run is longer than a resting bar repeats
     // one value by chance, so the first reading after it may be as far
     // off as the bar could have gone since (`TrackGate`), and is not
     // averaged with the run's stale repeats (`Analyzer`). Before, 5 of the

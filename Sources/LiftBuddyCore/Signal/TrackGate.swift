@@ -265,14 +265,16 @@ struct TrackGate: Sendable {
   /// under the sonar (as on a real recording), not the bar. Or longer, if
   /// its sonar's noise repeats one value that often by chance less than
   /// once in a thousand runs (`StuckReadings.frozenByChance`): a
-  /// touch-and-go deadlift's sonar froze at 66 cm on the way down for
-  /// 1.24 s, and the pull it answered at, 39 cm and rising, was dropped
-  /// until 50 (blind looked-at 7000219). With `Analyzer`'s smoother
-  /// restart after such a run: independent looked-at 12,000 missed 524 →
-  /// 507, invented 117 → 116 (22 streams better, 4 worse: bottoms under a
-  /// run measured as partials before, now lost); blind looked-at missed
-  /// 191 → 183, invented 12 → 11 (9 better, 2 worse). The gate alone lost
-  /// a frozen pull's partials too (`FrozenSonarTests`).
+  /// touch-and-go deadlift's millimetre sonar froze at 72.7 cm for 2.3 s,
+  /// from three quarters of the way up one pull through its lockout, its
+  /// descent and the touch, and answered at 30.5 cm, 8 cm up the next
+  /// pull, which was lost (blind looked-at 7000051; it now reads 47 of
+  /// 56 cm). With `Analyzer`'s smoother restart after such a run:
+  /// independent looked-at 12,000 missed 524 → 507, invented 117 → 116
+  /// (22 streams better, 4 worse: bottoms under a run measured as
+  /// partials before, now lost); blind looked-at missed 191 → 183,
+  /// invented 12 → 11 (9 better, 2 worse). The gate alone lost a frozen
+  /// pull's partials too (`FrozenSonarTests`).
   private var stuckSince: TimedHeight? {
     guard let run = acceptedRun,
       abs(run.speed) > Self.stuckSpeedCmPerS,
