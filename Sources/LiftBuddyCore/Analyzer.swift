@@ -292,9 +292,17 @@ public struct Analyzer: Sendable {
     // to the restart (independent 750093). Nor on a millimetre clip, whose
     // frozen repeats are silence already: a squat after a run of 121.0
     // read 64.1 cm for 60.8 (independent 220131, `StuckReadingsTests`).
-    if wasFrozen, !frozen.runIsUnlikely, despiker.readsWholeCm,
-      heights.last.map({ abs(s.cm - $0.cm) > turns.hysteresisCm }) ?? false
-    {
+    // Likewise after a run of any length that began faster than a bar
+    // stops, once the gate sees the bar again beyond a resting bar's reach
+    // (`TrackGate.thawedT`): a quiet clip's run is never unlikely by its
+    // length alone (blind looked-at 7000219, σ 0.35 cm). Restarted after
+    // any run the gate reached across (runs begun at 15 cm/s), a paused
+    // bench press's chest read as a run took a leg's echo after it for the
+    // bar (independent 490109: two reps lost).
+    let leftUnlikelyRun =
+      wasFrozen && !frozen.runIsUnlikely
+      && heights.last.map({ abs(s.cm - $0.cm) > turns.hysteresisCm }) ?? false
+    if despiker.readsWholeCm, leftUnlikelyRun || despiker.thawedT == s.t {
       smoother.reset()
     }
     if let previous = heights.last {

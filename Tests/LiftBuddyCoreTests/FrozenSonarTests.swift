@@ -114,8 +114,8 @@ import Testing
     // whole centimetres through 0.7 cm of noise at 29 Hz. The sonar froze
     // 0.2 s into the fourth descent, about 15 cm down, and answered again
     // 1.25 s later, 17 cm up the next pull (as blind looked-at 7000219:
-    // 66 cm for 1.24 s, then 39; that stream's pull is still read from
-    // 50 cm and lost). The run is longer than a resting bar repeats
+    // 66 cm for 1.24 s, then 39; a quieter clip than this, counted only
+    // since `TrackGate.frozenInMotion`: the test after this one). The run is longer than a resting bar repeats
     // one value by chance, so the first reading after it may be as far
     // off as the bar could have gone since (`TrackGate`), and is not
     // averaged with the run's stale repeats (`Analyzer`). Before, 5 of the
@@ -130,6 +130,40 @@ import Testing
       let descent = fifth.start - 1.1
       let hang = (descent + 0.2)...(descent + 1.45)
       let lines = lift.noisyLines(rateHz: 29, sigmaCm: 0.7, seed: seed, frozen: hang)
+      let reps = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
+        .reports.flatMap(\.reps)
+      if reps.count == 5 { counted += 1 }
+    }
+    #expect(counted == 12)
+  }
+
+  @Test func aQuietSonarFrozenInAFastDescentCountsThePullAfterIt() {
+    // Five touch-and-go deadlifts of 58 cm, pulled over 1.6 s (the bar
+    // fastest late in the pull) and lowered over 0.6 s, read in whole
+    // centimetres through 0.3 cm of noise at 29 Hz. The sonar froze 0.2 s
+    // into the fourth descent, the bar near 1.3 m/s, and answered 1.2 s
+    // later, halfway up the next pull (as blind looked-at 7000219, σ 0.35
+    // cm: 66 cm for 1.24 s, then 39, rising). On so quiet a clip no run
+    // is unlikely by its length (`StuckReadings.frozenByChance`), but no
+    // bar stops within a centimetre from that speed: the gate looks for
+    // the bar as far as it could have gone (`TrackGate.frozenInMotion`)
+    // and the smoother starts again where it is seen (`Analyzer`). Before,
+    // the pull's first readings were dropped as off the track, the rest
+    // averaged with the run, and no seed counted the pull.
+    var phases: [SyntheticLift.Phase] = []
+    for _ in 0..<5 {
+      phases.append(SyntheticLift.Phase(duration: 1.6, deltaCm: 58, peakShare: 0.7))
+      phases.append(SyntheticLift.Phase(duration: 0.4, deltaCm: 0))
+      phases.append(SyntheticLift.Phase(duration: 0.6, deltaCm: -58))
+    }
+    phases.append(SyntheticLift.Phase(duration: 20, deltaCm: 0))
+    let lift = SyntheticLift(startCm: 22, leadIn: 3, phases: phases)
+    let fifth = lift.truth[4]
+    var counted = 0
+    for seed in UInt64(1)...12 {
+      let descent = fifth.start - 0.6
+      let hang = (descent + 0.2)...(descent + 1.4)
+      let lines = lift.noisyLines(rateHz: 29, sigmaCm: 0.3, seed: seed, frozen: hang)
       let reps = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
         .reports.flatMap(\.reps)
       if reps.count == 5 { counted += 1 }

@@ -25,6 +25,9 @@ struct Despiker: Sendable {
   var removed: Int { outOfRange + gate.removed }
   /// Whether the clip reads whole centimetres (`TrackGate.readsWholeCm`).
   var readsWholeCm: Bool { gate.readsWholeCm }
+  /// When the sonar answered after a run it froze in while the bar moved
+  /// (`TrackGate.thawedT`).
+  var thawedT: Double { gate.thawedT }
 
   mutating func push(_ s: TimedHeight, emit: (TimedHeight) -> Void) {
     guard Self.plausibleRange.contains(s.cm) else {
