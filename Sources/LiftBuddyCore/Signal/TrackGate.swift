@@ -304,10 +304,11 @@ struct TrackGate: Sendable {
   /// track, and the rep was lost. With `Analyzer`'s smoother restart where
   /// the bar is seen again (`thawedT`): that rep and one in independent
   /// looked-at 420104 found, no other stream's row moved among 12,240
-  /// looked-at and 4,440 held-out streams, nor our splits'. Measured from
-  /// a braking bar instead, a bar that stops at the floor or on a chest
-  /// stops faster than this; from 0.5 m/s, a bar's typical speed, it
-  /// stops within 0.6 cm.
+  /// looked-at and 4,440 held-out streams, nor our splits'. A bar dropped
+  /// onto the floor or the pins stops harder than 20 m/s², and its rest
+  /// reads as such a run: the gate then looks further for the bar, but a
+  /// reading far off the run must still be carried on by the next one. A
+  /// bar at 0.5 m/s brakes within 0.6 cm: no run begun that slowly counts.
   private func frozenInMotion(speed: Double) -> Bool {
     speed * speed / (2 * Self.maxAccelerationCmPerS2) > Self.resolutionCm + Self.sigmas * noiseCm
   }
