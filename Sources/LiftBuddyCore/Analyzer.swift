@@ -497,7 +497,7 @@ public struct Analyzer: Sendable {
     var measured: RepMeasurer.Measured? = nil
     if let clean = BottomEchoes.removed(
       from: samples, rise: anchored, exercise: session.exercise, band: sets.band,
-      noiseCm: noise.sigmaCm)
+      noiseCm: noise.sigmaCm, answered: sent)
     {
       lift = clean.rise
       measured = measure(clean.samples, clean.rise)
@@ -532,7 +532,7 @@ public struct Analyzer: Sendable {
     // the same clean (tune clean-and-press 352 again).
     if measured == nil, session.exercise?.isEccentricFirst != false,
       let lifted = BottomEchoes.underTheRange(
-        from: samples, rise: anchored, maxRomCm: maxRomCm, minRiseCm: minRiseCm),
+        from: samples, rise: anchored, maxRomCm: maxRomCm, minRiseCm: minRiseCm, answered: sent),
       let fromBottom = measure(lifted.samples, lifted.rise)
     {
       lift = lifted.rise

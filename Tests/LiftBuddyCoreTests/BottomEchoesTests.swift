@@ -89,6 +89,73 @@ import Testing
     #expect(clean?.rise.valley.cm == 66)
   }
 
+  @Test func aLongRunTheGateLeftAtABarsPaceIsJudgedOnWhatTheSonarSent() {
+    // The same second of echoes, but the gate took them for the track and
+    // dropped the bar's first readings back up (66 to 72): what it kept
+    // leaves the run at 73 cm, 0.32 s after the last echo, at a bar's
+    // pace (1.6 m/s). The sonar answered 66 one reading after it (blind looked-at
+    // 7000181: 22.8 cm, then 74.3 0.03 s later; the gate kept 80.6, 0.33 s
+    // later). Judged on what the gate kept, the run is the bar; on what
+    // the sonar sent, an echo, and the rise is measured from the chest.
+    let low: [Double] = (0..<25).map { 22 + Double($0 % 3) }
+    let sent = benchReadings(bottom: [66] + low + (66...73).map(Double.init))
+    let dropped = Set(sent.filter { (66...72).contains($0.cm) && $0.t > 2.0 }.map(\.t))
+    let kept = sent.filter { !dropped.contains($0.t) }
+    let valley = kept.first { $0.cm == 22 }!
+    let rise = TurnFinder.Rise(
+      valley: valley, peak: kept.last!, previousPeak: kept[0], arrivedAtValleyT: valley.t)
+    let band = RepRules.Ends(bottomCm: 66, topCm: 100)
+    let answered: RepMeasurer.Answered = { from, to in sent.filter { $0.t > from && $0.t < to } }
+    let asKept = BottomEchoes.removed(
+      from: kept, rise: rise, exercise: .benchPress, band: band, noiseCm: 1)
+    #expect(asKept == nil || asKept!.samples.contains { $0.cm < 60 })
+    let asSent = BottomEchoes.removed(
+      from: kept, rise: rise, exercise: .benchPress, band: band, noiseCm: 1, answered: answered)
+    #expect(asSent?.samples == kept.filter { $0.cm >= 60 })
+    #expect(asSent?.rise.valley.cm == 66)
+  }
+
+  @Test func aGrindingRepPausedOverThePlateRimsCounts() {
+    // A bench press set near failure from 111 cm to a chest at 68, each rep
+    // paused 1.2 s on the chest and driven slower than the one before,
+    // read in millimetres at 33 Hz. Through the last rep's pause the sonar
+    // answers the plates' rims at 22–24 cm instead of the floor (blind
+    // looked-at 7000181's fifth rep: the chest at 69 cm, 22–24 for 1.0 s,
+    // then 74.3 and up). The gate takes them for the track and drops the
+    // bar's first readings back up; judged on what the sonar sent, the
+    // run is an echo and the rep counts, its range within 6 cm (the bar's
+    // first readings after the run are its bottom). Before, judged on
+    // what the gate kept, no seed counted it.
+    let ups = [1.5, 1.7, 1.9, 2.3, 2.8]
+    var phases: [Phase] = []
+    for up in ups {
+      phases += [
+        Phase(duration: 1.0, deltaCm: -43), Phase(duration: 1.2, deltaCm: 0),
+        Phase(duration: up, deltaCm: 43), Phase(duration: 1.5, deltaCm: 0),
+      ]
+    }
+    phases.append(Phase(duration: 10, deltaCm: 0))
+    let lift = SyntheticLift(startCm: 111, leadIn: 3, phases: phases)
+    let last = lift.truth[4]
+    let pause = (last.start - 1.2 + 0.1)...(last.start + 0.05)
+    var counted = 0
+    for seed in UInt64(1)...12 {
+      var rng = SeededNoise(seed: seed)
+      let lines = lift.lines(rateHz: 33).map { line -> (t: Double, line: String) in
+        guard line.line.hasPrefix("s:") else { return line }
+        let cm =
+          pause.contains(line.t)
+          ? 22 + (rng.uniform() * 20).rounded() / 10
+          : ((lift.height(at: line.t) + 0.4 * rng.gaussian()) * 10).rounded() / 10
+        return (line.t, "s:\(cm)")
+      }
+      let reps = analyze(lines, session: SessionInfo(source: "test", exercise: .benchPress))
+        .reports.flatMap(\.reps)
+      if reps.count == 5, abs(reps[4].romCm - last.romCm) < 6 { counted += 1 }
+    }
+    #expect(counted == 12)
+  }
+
   @Test func nothingLiesUnderADeadliftsFloor() {
     // A deadlift's floor (the set's bottom, 22 cm) bounds every reading,
     // however long: 1 s of readings at 8 cm is the plates' echo too.
