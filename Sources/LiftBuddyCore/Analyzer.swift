@@ -297,8 +297,8 @@ public struct Analyzer: Sendable {
     // (`TrackGate.thawedT`): a quiet clip's run is never unlikely by its
     // length alone (blind looked-at 7000219, σ 0.35 cm). Restarted after
     // any run the gate reached across (runs begun at 15 cm/s), a paused
-    // bench press's chest read as a run took a leg's echo after it for the
-    // bar (independent 490109: two reps lost).
+    // bench press's chest read as a run took an echo at 20 cm after it for
+    // the bar (independent 490109: two reps lost).
     let leftUnlikelyRun =
       wasFrozen && !frozen.runIsUnlikely
       && heights.last.map({ abs(s.cm - $0.cm) > turns.hysteresisCm }) ?? false
