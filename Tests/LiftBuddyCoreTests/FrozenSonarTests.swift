@@ -124,17 +124,9 @@ import Testing
     // 12. The range reads short (36–57 cm): the pull's bottom went
     // unread.
     let lift = SyntheticLift.deadlift(reps: 5, romCm: 58, up: 1.3, hold: 0.4, down: 1.1, rest: 0)
-    let fifth = lift.truth[4]
-    var counted = 0
-    for seed in UInt64(1)...12 {
-      let descent = fifth.start - 1.1
-      let hang = (descent + 0.2)...(descent + 1.45)
-      let lines = lift.noisyLines(rateHz: 29, sigmaCm: 0.7, seed: seed, frozen: hang)
-      let reps = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
-        .reports.flatMap(\.reps)
-      if reps.count == 5 { counted += 1 }
-    }
-    #expect(counted == 12)
+    let descent = lift.truth[4].start - 1.1
+    #expect(
+      seedsCountingFivePulls(lift, sigmaCm: 0.7, frozen: (descent + 0.2)...(descent + 1.45)) == 12)
   }
 
   @Test func aQuietSonarFrozenInAFastDescentCountsThePullAfterIt() {
@@ -158,16 +150,22 @@ import Testing
     }
     phases.append(SyntheticLift.Phase(duration: 20, deltaCm: 0))
     let lift = SyntheticLift(startCm: 22, leadIn: 3, phases: phases)
-    let fifth = lift.truth[4]
-    var counted = 0
-    for seed in UInt64(1)...12 {
-      let descent = fifth.start - 0.6
-      let hang = (descent + 0.2)...(descent + 1.4)
-      let lines = lift.noisyLines(rateHz: 29, sigmaCm: 0.3, seed: seed, frozen: hang)
+    let descent = lift.truth[4].start - 0.6
+    #expect(
+      seedsCountingFivePulls(lift, sigmaCm: 0.3, frozen: (descent + 0.2)...(descent + 1.4)) == 12)
+  }
+
+  /// Of twelve seeds, how many count all five pulls of `lift` read in whole
+  /// centimetres at 29 Hz through `sigmaCm` of noise, the sonar frozen over
+  /// `frozen`.
+  private func seedsCountingFivePulls(
+    _ lift: SyntheticLift, sigmaCm: Double, frozen: ClosedRange<Double>
+  ) -> Int {
+    (UInt64(1)...12).filter { seed in
+      let lines = lift.noisyLines(rateHz: 29, sigmaCm: sigmaCm, seed: seed, frozen: frozen)
       let reps = analyze(lines, session: SessionInfo(source: "test", exercise: .deadlift))
         .reports.flatMap(\.reps)
-      if reps.count == 5 { counted += 1 }
-    }
-    #expect(counted == 12)
+      return reps.count == 5
+    }.count
   }
 }
