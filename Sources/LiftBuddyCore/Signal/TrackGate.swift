@@ -251,6 +251,13 @@ struct TrackGate: Sendable {
   /// run began.
   private var acceptedRun: (start: TimedHeight, speed: Double, count: Int)? = nil
 
+  /// When the sonar last answered after a run it was stuck in while the bar
+  /// moved (`frozenInMotion`), with a reading farther from the run's value
+  /// than a bar at rest reaches in the time between: the bar seen again
+  /// where it went while the run hid it. `Analyzer` starts its smoother
+  /// again there.
+  private(set) var thawedT = -Double.infinity
+
   /// Whether the track is one value repeated: a stuck sonar's, which
   /// bounds no fall (`maxDownwardAccelerationCmPerS2`).
   private var trackIsOneValue: Bool { track.allSatisfy { $0.cm == track[0].cm } }
@@ -312,13 +319,6 @@ struct TrackGate: Sendable {
   private func frozenInMotion(speed: Double) -> Bool {
     speed * speed / (2 * Self.maxAccelerationCmPerS2) > Self.resolutionCm + Self.sigmas * noiseCm
   }
-
-  /// When the sonar last answered after a run it was stuck in while the bar
-  /// moved (`frozenInMotion`), with a reading farther from the run's value
-  /// than a bar at rest reaches in the time between: the bar seen again
-  /// where it went while the run hid it. `Analyzer` starts its smoother
-  /// again there.
-  private(set) var thawedT = -Double.infinity
 
   init() {
     track.reserveCapacity(Self.trackReadings + 1)
