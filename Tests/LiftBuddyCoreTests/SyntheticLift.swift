@@ -14,6 +14,10 @@ struct SyntheticLift {
     /// (the force–velocity relation), so its acceleration falls from the
     /// bounce on.
     var peakShare = 0.5
+    /// The push builds from rest (a pull off the floor): the velocity
+    /// 12u²(1 − u), leaving zero as a square rather than a sine's slope,
+    /// its peak 16/9 of the mean at u = 2/3. `peakShare` is then unused.
+    var pushBuilds = false
   }
   struct TrueRep {
     var start: Double
@@ -35,7 +39,11 @@ struct SyntheticLift {
     for p in phases {
       if t < t0 + p.duration {
         let u = (t - t0) / p.duration
-        return h + p.deltaCm * travelled(u, peakShare: p.peakShare)
+        return h
+          + p.deltaCm
+          * (p.pushBuilds
+            ? 4 * u * u * u - 3 * u * u * u * u
+            : travelled(u, peakShare: p.peakShare))
       }
       h += p.deltaCm
       t0 += p.duration
@@ -66,7 +74,7 @@ struct SyntheticLift {
         out.append(
           TrueRep(
             start: t0, end: t0 + p.duration, romCm: rom, meanMps: mean,
-            peakMps: mean * Double.pi / 2))
+            peakMps: mean * (p.pushBuilds ? 16.0 / 9 : Double.pi / 2)))
       }
       t0 += p.duration
     }
@@ -111,11 +119,15 @@ struct SyntheticLift {
   /// `up` s, held `hold` s at lockout, lowered over `down` s, resting
   /// `rest` s on the floor; then 20 s on the floor.
   static func deadlift(
-    reps: Int, romCm: Double, up: Double, hold: Double, down: Double, rest: Double
+    reps: Int, romCm: Double, up: Double, hold: Double, down: Double, rest: Double,
+    pushBuilds: Bool = false
   ) -> SyntheticLift {
     var phases: [Phase] = []
     for _ in 0..<reps {
-      phases += [Phase(duration: up, deltaCm: romCm), Phase(duration: hold, deltaCm: 0)]
+      phases += [
+        Phase(duration: up, deltaCm: romCm, pushBuilds: pushBuilds),
+        Phase(duration: hold, deltaCm: 0),
+      ]
       phases += [Phase(duration: down, deltaCm: -romCm), Phase(duration: rest, deltaCm: 0)]
     }
     phases.append(Phase(duration: 20, deltaCm: 0))

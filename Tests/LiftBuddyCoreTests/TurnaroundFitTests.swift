@@ -128,6 +128,29 @@ import Testing
     let whole = try #require(TurnaroundFit.fit(rounded, in: 0.6...1.5, guess: nil, bottom: true))
     #expect(abs(whole.t - 1.0) < 0.02, "start \(whole.t)")
   }
+
+  /// A push that builds from rest (`builds`): the bar's acceleration grows
+  /// from zero, h = 22 + ⅙·j·d³, as a pull breaks the plates off the
+  /// floor. Two parabolas meeting flat can only start with a finite
+  /// acceleration and place such a start late; the fit whose jerk may be
+  /// positive places it. And a drive at constant acceleration, fitted so,
+  /// keeps its start: the jerk is only what the readings ask for.
+  @Test func aPushThatBuildsFromRestIsPlacedWhereItStarts() throws {
+    let pull = (0..<40).map { i in
+      let t = Double(i) * 0.05
+      let d = max(0, t - 1.0)
+      return TimedHeight(t: t, cm: 22 + 900 * d * d * d / 6)
+    }
+    let building = try #require(
+      TurnaroundFit.fit(pull, in: 0.7...1.55, guess: nil, bottom: true, builds: true))
+    let parabolas = try #require(
+      TurnaroundFit.fit(pull, in: 0.7...1.55, guess: nil, bottom: true))
+    #expect(abs(building.t - 1.0) < 0.003, "building \(building.t)")
+    #expect(parabolas.t - 1.0 > 0.05, "two parabolas \(parabolas.t)")
+    let drive = try #require(
+      TurnaroundFit.fit(Self.drive, in: 0.6...1.5, guess: nil, bottom: true, builds: true))
+    #expect(abs(drive.t - 1.0) < 0.003, "constant acceleration \(drive.t)")
+  }
 }
 
 /// A lockout braked hardest at the stop: the bar's velocity a quarter

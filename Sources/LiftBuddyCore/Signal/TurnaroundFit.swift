@@ -36,6 +36,12 @@
 /// (BENCHMARKS.md, thirty-second pass). Starts out of rest stay parabolas:
 /// a force that builds up from rest is the opposite shape, and the jerk
 /// placed them late (a deadlift off the floor +0.03 → +0.08 s).
+///
+/// That opposite shape is fitted too (`builds`: the jerk held at or above
+/// zero, the side before the start held flat): a pull off the floor,
+/// where the lifter's force builds through the slack and the bar bends
+/// before the plates under the clip leave the floor, so the sleeve's
+/// speed leaves zero slower than a parabola's (`RepMeasurer.floorRestMaxCm`).
 enum TurnaroundFit {
   /// The grid: every `stepS` across the window's readings, or ±`searchS`
   /// around a guess. 2 ms is a tenth of a 20 Hz period; ±0.12 s covers the
@@ -67,12 +73,13 @@ enum TurnaroundFit {
   /// `bottom` says which turnaround: the bar rises after a bottom (a₂ > 0)
   /// and before a top (a₁ < 0). `braked` lets a top's ramp brake harder
   /// toward the stop, and a bottom's drive ease off from it (the jerk
-  /// term of `solve`). `noiseCm`, the readings'
+  /// term of `solve`). `builds`, for a bottom out of rest instead, lets the
+  /// drive's push grow from it (`solveBuilding`). `noiseCm`, the readings'
   /// noise, charges a bent side away from the rep (`sidePenaltyVariances`);
   /// nil charges nothing. Nil when the readings cannot place it.
   static func fit(
     _ samples: [TimedHeight], in window: ClosedRange<Double>, guess: Double?, bottom: Bool,
-    braked: Bool = false, noiseCm: Double? = nil
+    braked: Bool = false, builds: Bool = false, noiseCm: Double? = nil
   ) -> Fit? {
     let penalty =
       noiseCm.map { sidePenaltyVariances * max($0, minNoiseCm) * max($0, minNoiseCm) } ?? 0
@@ -95,7 +102,8 @@ enum TurnaroundFit {
     let steps = Int(((last - first) / stepS).rounded(.down))
     guard
       let best = search(
-        points, first: first, steps: steps, bottom: bottom, braked: braked, penalty: penalty)
+        points, first: first, steps: steps, bottom: bottom, braked: braked, builds: builds,
+        penalty: penalty)
     else { return nil }
     // Once more without the readings the fit says are not the bar's.
     let residuals = points.map { $0.cm - value(best, at: $0.t) }
@@ -104,7 +112,8 @@ enum TurnaroundFit {
     let kept = zip(points, residuals).filter { abs($0.1) <= limit }.map(\.0)
     guard kept.count >= minReadings,
       let again = search(
-        kept[...], first: first, steps: steps, bottom: bottom, braked: braked, penalty: penalty)
+        kept[...], first: first, steps: steps, bottom: bottom, braked: braked, builds: builds,
+        penalty: penalty)
     else { return best.fit }
     return again.fit
   }
@@ -163,14 +172,16 @@ enum TurnaroundFit {
   /// The least-squares τ over the grid `first + k·stepS`, k = 0…steps.
   private static func search(
     _ points: ArraySlice<TimedHeight>, first: Double, steps: Int, bottom: Bool, braked: Bool,
-    penalty: Double
+    builds: Bool, penalty: Double
   ) -> Solved? {
     var best: Solved? = nil
     for step in 0...steps {
       let tau = first + Double(step) * stepS
-      if let solved = solve(
-        points, tau: tau, bottom: bottom, braked: braked, penalty: penalty),
-        bottom ? solved.fit.after > 0 : solved.fit.before < 0,
+      if let solved =
+        builds && bottom
+        ? solveBuilding(Moments(points, tau: tau, bottom: true), tau: tau)
+        : solve(points, tau: tau, bottom: bottom, braked: braked, penalty: penalty),
+        bottom ? solved.fit.after > 0 || solved.terms[3] > 0 : solved.fit.before < 0,
         best == nil || solved.sse < best!.sse
       {
         best = solved
@@ -343,6 +354,27 @@ enum TurnaroundFit {
     x[0] += sums.offset
     return Solved(
       fit: Fit(t: tau, cm: x[0], before: x[1], after: x[2]), sse: sse, terms: x, bottom: bottom)
+  }
+
+  /// A start out of rest whose push grows from it: the rest before held
+  /// flat, the ramp's curvature and jerk both at or above zero (the bar's
+  /// velocity after τ, a₂·d + ½·j·d², never falls back toward zero as it
+  /// leaves). Where the free fit breaks a sign, the constrained optimum
+  /// lies on an edge: the parabola (j = 0) or the pure cubic (a₂ = 0),
+  /// whichever fits better.
+  private static func solveBuilding(_ sums: Moments, tau: Double) -> Solved? {
+    // Both sides need readings: the rest's level and the ramp's shape.
+    guard sums.m[5] > 1e-9, sums.m[10] > 1e-9 else { return nil }
+    var best: (x: InlineArray<4, Double>, sse: Double)? = nil
+    for terms in [Terms(0, 2, 3), Terms(0, 2), Terms(0, 3)] {
+      guard let x = sums.fit(terms), x[2] >= 0, x[3] >= 0 else { continue }
+      let sse = sums.sse(x)
+      if best == nil || sse < best!.sse { best = (x, sse) }
+    }
+    guard var x = best?.x, let sse = best?.sse else { return nil }
+    x[0] += sums.offset
+    return Solved(
+      fit: Fit(t: tau, cm: x[0], before: 0, after: x[2]), sse: sse, terms: x, bottom: true)
   }
 
   /// The terms of a fit whose side away from the rep is held flat: the
