@@ -153,4 +153,27 @@ struct AccuracyTests {
       }
     }
   }
+
+  /// Every rep on every sample reports its phases in order: a lockout
+  /// after its start, a descent begun before it. A pull reported from
+  /// where its push builds starts before the parabolas' start, and its
+  /// descent, still sought before the parabolas', "began" 0.059 s after it
+  /// (deadlift-serial-dirty's first pull: the schema's minimum of 0 broken).
+  @Test func everyRepsPhasesAreInOrder() throws {
+    let files = try FileManager.default.contentsOfDirectory(
+      at: Self.sampleStreams, includingPropertiesForKeys: nil
+    ).filter { $0.pathExtension == "lbs" }
+    #expect(files.count >= 40)
+    for file in files {
+      let outcome = TimedAnalysis.run(
+        [UInt8](try Data(contentsOf: file)), sourceName: "replay:\(file.lastPathComponent)")
+      for rep in outcome.reports.flatMap(\.reps) {
+        #expect(rep.concentricEndS > rep.concentricStartS, "\(file.lastPathComponent)")
+        #expect(
+          (rep.eccentricDurationS ?? 0) >= 0,
+          "\(file.lastPathComponent) rep at \(rep.concentricStartS): eccentric \(rep.eccentricDurationS!)"
+        )
+      }
+    }
+  }
 }

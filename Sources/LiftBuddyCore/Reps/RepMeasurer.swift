@@ -902,7 +902,10 @@ struct RepMeasurer: Sendable {
           meanVelocityMps: mean, samples))
     let stickingCm = sticking.map { (position(samples, at: $0.t) - bottom) * 100 }
 
-    let eccentricStart = eccentricStart(k, rise: rise, before: gatedStart)
+    // Before both starts: a pull's start reported from its build lies
+    // before the parabolas' (a dirty deadlift's descent "began" 0.06 s
+    // after its reported start, SampleStreams deadlift-serial-dirty).
+    let eccentricStart = eccentricStart(k, rise: rise, before: min(start, gatedStart))
     // Tilt is judged where it costs the lift: while the bar is driven up
     // (issue 8; a bar tips most while it is unracked and walked out).
     let tilt = attitude.maxAbs(in: start...end)
