@@ -467,8 +467,10 @@ struct RepMeasurer: Sendable {
     /// sets exact 95.3 → 95.5 %, invented reps 38 → 39; tune 201–600
     /// missed 218 → 213, nothing invented.
     var rampSeen = true
-    /// The deviation of the peak velocity read (`velocityNoise` over the
-    /// window the peak was found with), for `shrinkPeak`.
+    /// The deviation of the peak velocity read, for `shrinkPeak`:
+    /// `velocityNoise` over the measurer's peak window (the cubic's,
+    /// `cubicPeakWindowS`, is wider, so a fast rep's is a little
+    /// overstated).
     var peakNoiseMps = 0.0
   }
 
