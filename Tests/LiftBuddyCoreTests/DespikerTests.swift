@@ -614,4 +614,57 @@ import Testing
     #expect(kept.allSatisfy { $0.cm < 100 }, "\(kept.map(\.cm))")
     #expect(kept.filter { $0.t > 1.15 }.count >= 9, "\(kept.map(\.cm))")
   }
+
+  @Test func aHandUnderTheSleeveIsNotTheBar() {
+    // As in a spotted squat (blind looked-at 7000214, 40 Hz): the bar
+    // stands at the top (124 ± 1 cm) for 2 s; a spotter's hands cupped
+    // under the sleeve read 22 ± 1 for 1.2 s while the bar goes down
+    // unseen; then the bar is read again near its bottom (76 → 70), and
+    // on its way up. The hands begin where no bar goes in one reading:
+    // none of them is the bar, however long they agree with each other.
+    var readings: [(Double, Double)] = []
+    var t = 0.0
+    func add(_ n: Int, _ cm: (Int) -> Double) {
+      for i in 0..<n {
+        readings.append((t, cm(i)))
+        t += 0.025
+      }
+    }
+    add(80) { 124 + Double($0 % 3) - 1 }
+    add(48) { 22 + Double($0 % 3) - 1 }
+    add(8) { 76 - Double($0) * 0.75 }
+    add(12) { _ in 70 }
+    add(40) { 70 + Double($0) * 1.35 }
+    let kept = despike(readings).kept
+    #expect(kept.allSatisfy { $0.cm > 60 }, "\(kept.map(\.cm))")
+    #expect(kept.filter { $0.cm < 80 }.count >= 20, "\(kept.map(\.cm))")
+    #expect(kept.last.map { $0.cm > 120 } ?? false, "\(kept.map(\.cm))")
+  }
+
+  @Test func whatStaysUnderTheBarLongerThanAHandIsFollowed() {
+    // The counterpart: readings 50 cm under a resting bar that go on for
+    // 3 s are where the bar is (a track that was wrong all along); they
+    // are followed once they have lasted `maxOcclusionS`.
+    let readings = (0..<200).map { i -> (Double, Double) in
+      (Double(i) / 40, (i < 80 ? 124 : 74) + Double(i % 3) - 1)
+    }
+    let kept = despike(readings).kept
+    let under = kept.filter { $0.cm < 100 }
+    #expect(under.count >= 40 - TrackGate.reanchorReadings, "\(kept.map(\.cm))")
+    #expect(under.first.map { $0.t < 2 + TrackGate.maxOcclusionS + 0.1 } ?? false)
+  }
+
+  @Test func aTrackJustStartedHidesNoBarUnderIt() {
+    // A clip rolled on the floor reads 84–93 cm off its target; the track
+    // starts on them, and 0.3 s later the floor under the bar (21 cm)
+    // comes back (independent looked-at 1400013, 20 Hz). So young a track
+    // may be no bar: the floor is followed after `reanchorS`, not dropped
+    // as a hand for `maxOcclusionS`.
+    var readings: [(Double, Double)] = []
+    for (i, cm) in [89.0, 88, 90, 88, 87].enumerated() { readings.append((Double(i) / 20, cm)) }
+    for i in 0..<40 { readings.append((0.25 + Double(i) / 20, 20 + Double(i % 3) - 1)) }
+    let kept = despike(readings).kept
+    let floor = kept.filter { $0.cm < 30 }
+    #expect(floor.first.map { $0.t < 0.25 + TrackGate.maxOcclusionS } ?? false, "\(kept.map(\.cm))")
+  }
 }
