@@ -76,24 +76,30 @@ struct TrackGate: Sendable {
   /// where no bar goes in one reading (beyond the free fall from the track,
   /// `occludes`) and reads one level while the bar moves on unseen behind
   /// it; the bar is back where its own readings resume. Replacing the
-  /// track with it after `reanchorS` made the hands the bar: in a spotted
-  /// squat they read 17–23 cm for 0.8 s from the lockout down, and again
-  /// from the bottom up, and the rise from the hands to the bottom and on
-  /// to the top was measured and refused as no rep (blind looked-at
-  /// 7000214, three reps lost; the blind simulator's hands and rims run
-  /// 3–40 readings). Such a run is dropped, reading by reading, for up to
-  /// this long: a bar that really went there and stayed is followed after
-  /// it. Blind looked-at (240 streams): exact sets 79.4 → 83.5 %, missed
-  /// reps 171 → 129, reports that were no set 9 → 7, invented 11 → 11;
-  /// independent looked-at (12,000): missed 498 → 479, invented 116 →
-  /// 108, no set 4 → 4. 1.5 s: blind 134 missed; 2.5 s: 130, and the
-  /// independent 486.
+  /// track with it after `reanchorS` made the rim the bar: a press's
+  /// plate rim read 22–24 cm for 1.5 s from its lockout down to the
+  /// shoulders, and the next press, rising from there, was lost (blind
+  /// looked-at 7000053; the blind simulator's hands and rims run 2–40
+  /// readings). Such a run is dropped, reading by reading, for up to this
+  /// long: a bar that really went there and stayed is followed after it.
+  /// Not while a reading is held: the run's next reading then decides it,
+  /// as any reading does (letting the run wait, a spiky region's 74 cm
+  /// confirmed a held 98 and cost a set of nine, ours tune
+  /// continuous-sets 854). Blind looked-at (240 streams): exact sets
+  /// 79.4 → 83.2 %, missed reps 171 → 131, reports that were no set 9 → 8,
+  /// invented 11 → 12; independent looked-at (12,000): missed 498 → 481,
+  /// invented 116 → 107, no set 4 both. Before the held-reading rule,
+  /// 1.5 s read 134 blind misses and 2.5 s 130 (the independent's 483 and
+  /// 486), against 129 and 483 at 2 s.
   static let maxOcclusionS = 2.0
   /// Only under a track that has held this long: one started on a rolled
   /// clip's readings (84–93 cm off the bar rolling on the floor, 0.3 s
   /// old) is no bar, and the bar's own readings under it were dropped as
   /// a hand (independent looked-at 1400013: a deadlift lost). Without it,
-  /// independent looked-at missed 498 → 612; at 0.5 s, 495.
+  /// independent looked-at missed 498 → 612, at 0.5 s 495 (both measured
+  /// before the band below). It costs the runs under a bottom the bar was
+  /// just seen at again: a spotted squat's hands from its bottom up are
+  /// still taken for the bar (blind looked-at 7000214).
   static let occlusionTrustS = 1.0
   /// A reading belongs to the run within the gate's least width
   /// (`marginCm` and three of the least deviation): a hand reads one
@@ -101,7 +107,11 @@ struct TrackGate: Sendable {
   /// instead (±10 cm on a dirty clip), the floor a deadlift came down to,
   /// 6 cm above near-floor junk, was dropped as the junk (independent
   /// looked-at 1430035). The run must begin this far below the track's
-  /// lowest reading too, or a noisy bar's own readings fall within it.
+  /// lowest reading too, or a noisy bar's own readings fall within it (a
+  /// carried bar at 88 ± 4 cm read as a hand at 85: independent
+  /// 1990086, a report that was no set). Below the band too, readings
+  /// under the run are not the run: a touch-and-go pull comes down past
+  /// its rim (independent looked-at missed 481 → 528 counted so).
   static let occluderBandCm = marginCm + sigmas * sigmaRangeCm.lowerBound
   /// A reading is passed on at once only when it is about one sample period
   /// ahead of the track: after missing or rejected readings the bar could
