@@ -1000,7 +1000,7 @@ public struct Analyzer: Sendable {
     into events: inout [AnalyzerEvent]
   ) {
     guard let p = sets.provisional, bottom.t > p.analysis.report.concentricEndS else { return }
-    let held = (p.leftTopT ?? bottom.t) - p.analysis.report.concentricEndS
+    let held = heldAtTop(p, before: bottom.t)
     if !p.awaitsNextRep, !switchedAfterLockout(p),
       p.rampSeen || from.map({ seenDescent(from: $0, to: bottom) }) == true,
       loweredOnTheBar(from: from, to: bottom),
@@ -1020,6 +1020,26 @@ public struct Analyzer: Sendable {
     {
       sets.withdraw(.oneWay, into: &events)
     }
+  }
+
+  /// How long a provisional rep's bar stood at its top before going down
+  /// to a bottom at `t`. A concentric-first rep's is measured on the
+  /// readings within the turn finder's still tolerance of the top: from
+  /// the later of its lockout and the first such reading (a grinder's
+  /// lockout may be told before the bar is up), to the last before `t`.
+  /// So a bar that dipped at its top and rose again (a step of a carry)
+  /// had not left it, and the smoothed track's lag (0.25 s when the bar
+  /// left it) is no part of the hold. An eccentric-first rep's round trip
+  /// ended at its top (a squat single is stood with, then walked in), and
+  /// its hold lasts until the turn finder saw the bar leave it.
+  private func heldAtTop(_ p: SetTracker.Provisional, before t: Double) -> Double {
+    let lockout = p.analysis.report.concentricEndS
+    let near = p.ends.topCm - turns.stillToleranceCm
+    guard !p.cameDownFirst, p.exercise?.isEccentricFirst != true,
+      let first = heights.first(where: { $0.t > p.riseValleyT && $0.cm >= near }),
+      let last = heights.last(where: { $0.t < t && $0.cm >= near })
+    else { return (p.leftTopT ?? t) - lockout }
+    return last.t - max(lockout, first.t)
   }
 
   /// The rise with the top it came down from read as the stand that top
