@@ -1023,23 +1023,27 @@ public struct Analyzer: Sendable {
   }
 
   /// How long a provisional rep's bar stood at its top before going down
-  /// to a bottom at `t`. A concentric-first rep's is measured on the
-  /// readings within the turn finder's still tolerance of the top: from
-  /// the later of its lockout and the first such reading (a grinder's
-  /// lockout may be told before the bar is up), to the last before `t`.
-  /// So a bar that dipped at its top and rose again (a step of a carry)
-  /// had not left it, and the smoothed track's lag (0.25 s when the bar
-  /// left it) is no part of the hold. An eccentric-first rep's round trip
-  /// ended at its top (a squat single is stood with, then walked in), and
-  /// its hold lasts until the turn finder saw the bar leave it.
+  /// to a bottom at `t`: from its lockout until the turn finder saw the
+  /// bar leave the top (0.25 s behind the bar, the smoothing's lag), or,
+  /// for a concentric-first rep, on the readings within the turn finder's
+  /// still tolerance of the top, if that is longer: from the later of its
+  /// lockout and the first such reading (a grinder's lockout may be told
+  /// before the bar is up) to the last before `t`. So a bar that dipped
+  /// at its top and rose again (a step of a carry) had not left it. The
+  /// longer of the two: a carry read below its pick-up's top after the
+  /// first steps has its last reading at the top early (blind looked-at
+  /// 7000111, a 4.4-s carry that was a set of one with the readings'
+  /// measure alone). An eccentric-first rep's round trip ended at its top
+  /// (a squat single is stood with, then walked in).
   private func heldAtTop(_ p: SetTracker.Provisional, before t: Double) -> Double {
     let lockout = p.analysis.report.concentricEndS
+    let untilLeft = (p.leftTopT ?? t) - lockout
     let near = p.ends.topCm - turns.stillToleranceCm
     guard !p.cameDownFirst, p.exercise?.isEccentricFirst != true,
       let first = heights.first(where: { $0.t > p.riseValleyT && $0.cm >= near }),
       let last = heights.last(where: { $0.t < t && $0.cm >= near })
-    else { return (p.leftTopT ?? t) - lockout }
-    return last.t - max(lockout, first.t)
+    else { return untilLeft }
+    return max(untilLeft, last.t - max(lockout, first.t))
   }
 
   /// The rise with the top it came down from read as the stand that top

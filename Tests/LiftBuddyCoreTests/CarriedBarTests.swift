@@ -36,9 +36,9 @@ import Testing
   }
 
   /// The counterpart: a deadlift single held still at lockout for 1, 2 or
-  /// 2.8 s (our simulator's lockouts last up to 3 s) is a rep. Measured to
+  /// 2.8 s (our simulator's lockouts last up to 3 s) is a rep. Timed to
   /// when the smoothed track left the top (0.25 s behind the bar), the
-  /// 2.8-s hold read 3.06 s, past the limit.
+  /// 2.8-s hold reads 3.06 s: the limit leaves room for that lag.
   @Test(arguments: [1.0, 2.0, 2.8])
   func aSingleStoodAtLockoutCounts(holdS: Double) {
     let lift = SyntheticLift(
