@@ -1030,11 +1030,11 @@ public struct Analyzer: Sendable {
   /// lockout and the first such reading (a grinder's lockout may be told
   /// before the bar is up) to the last before `t`. So a bar that dipped
   /// at its top and rose again (a step of a carry) had not left it. The
-  /// longer of the two: a carry read below its pick-up's top after the
-  /// first steps has its last reading at the top early (blind looked-at
-  /// 7000111, a 4.4-s carry that was a set of one with the readings'
-  /// measure alone). An eccentric-first rep's round trip ended at its top
-  /// (a squat single is stood with, then walked in).
+  /// longer of the two: a carry whose first 2 s the sonar froze under the
+  /// top it then read had its first reading at the top late (blind
+  /// looked-at 7000111, a 4.4-s carry whose readings' hold read 2.7 s, a
+  /// set of one with that alone). An eccentric-first rep's round trip
+  /// ended at its top (a squat single is stood with, then walked in).
   private func heldAtTop(_ p: SetTracker.Provisional, before t: Double) -> Double {
     let lockout = p.analysis.report.concentricEndS
     let untilLeft = (p.leftTopT ?? t) - lockout
