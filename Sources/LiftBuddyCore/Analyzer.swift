@@ -1025,21 +1025,22 @@ public struct Analyzer: Sendable {
   /// How long a provisional rep's bar stood at its top before going down
   /// to a bottom at `t`: from its lockout until the turn finder saw the
   /// bar leave the top (0.25 s behind the bar, the smoothing's lag), or,
-  /// for a concentric-first rep, on the readings within the turn finder's
-  /// still tolerance of the top, if that is longer: from the later of its
-  /// lockout and the first such reading (a grinder's lockout may be told
-  /// before the bar is up) to the last before `t`. So a bar that dipped
-  /// at its top and rose again (a step of a carry) had not left it. The
-  /// longer of the two: a carry whose first 2 s the sonar froze under the
-  /// top it then read had its first reading at the top late (blind
-  /// looked-at 7000111, a 4.4-s carry whose readings' hold read 2.7 s, a
-  /// set of one with that alone). An eccentric-first rep's round trip
-  /// ended at its top (a squat single is stood with, then walked in).
+  /// for a rise that did not come down first (a pull's, a press's), on
+  /// the readings within the turn finder's still tolerance of the top, if
+  /// that is longer: from the later of its lockout and the first such
+  /// reading (a grinder's lockout may be told before the bar is up) to
+  /// the last before `t`. So a bar that dipped at its top and rose again
+  /// (a step of a carry) had not left it. The longer of the two: a carry
+  /// whose first 2 s the sonar froze under the top it then read had its
+  /// first reading at the top late (blind looked-at 7000111, a 4.4-s
+  /// carry whose readings' hold read 2.7 s, a set of one with that
+  /// alone). A rise that came down first ended its round trip at its top
+  /// (a squat single is stood with, then walked in).
   private func heldAtTop(_ p: SetTracker.Provisional, before t: Double) -> Double {
     let lockout = p.analysis.report.concentricEndS
     let untilLeft = (p.leftTopT ?? t) - lockout
     let near = p.ends.topCm - turns.stillToleranceCm
-    guard !p.cameDownFirst, p.exercise?.isEccentricFirst != true,
+    guard !p.cameDownFirst,
       let first = heights.first(where: { $0.t > p.riseValleyT && $0.cm >= near }),
       let last = heights.last(where: { $0.t < t && $0.cm >= near })
     else { return untilLeft }

@@ -32,13 +32,13 @@ enum RepRules {
   /// simulators hold at most 1.5 and 2.0 s, ours 3 s), and is timed long
   /// (`Analyzer.heldAtTop`: the smoothed track leaves the top 0.25 s
   /// behind the bar, more over a noisy floor); a bar held longer is being
-  /// carried or walked. Timed to the last
-  /// reading at the top, not to the first dip of a step: a deadlift
-  /// session's pick-up, carried to the platform for 2.4–4.4 s with a dip
-  /// at each step and put down, read as a single pull held at its lockout
-  /// (blind looked-at 7000123, 7000135: reports that were no set). Our
-  /// own legacy sweep (tune 201–1000) missed 3 reps at 4 s, 6 at 3.5 s
-  /// and 15 at 3.25 s (first pulls held up to 3 s); blind looked-at and
+  /// carried or walked. Timed to the last reading at the top, not to the
+  /// first dip of a step: a deadlift session's pick-up, carried to the
+  /// platform for 2.4–4.4 s with a dip at each step and put down, read as
+  /// a single pull held at its lockout (blind looked-at 7000123, 7000135:
+  /// reports that were no set). Our own legacy sweep (tune 201–1000)
+  /// missed 3 reps before (4 s, timed to the first leave), 6 at 3.5 s and
+  /// 15 at 3.25 s (first pulls held up to 3 s); blind looked-at and
   /// held-out reports that were no set: 8 and 8 before, 5 and 4 at 3.5 s,
   /// 4 and 3 at 3.25 s.
   static let maxLockoutHoldS = 3.5
