@@ -34,7 +34,7 @@ enum RepRules {
   /// behind the bar, more over a noisy floor); a bar held longer is being
   /// carried or walked. Timed to the last reading at the top, not to the
   /// first dip of a step: a deadlift session's pick-up, carried to the
-  /// platform for 2.4–4.4 s with a dip at each step and put down, read as
+  /// platform for 2.1–4.4 s with a dip at each step and put down, read as
   /// a single pull held at its lockout (blind looked-at 7000123, 7000135:
   /// reports that were no set). Our own legacy sweep (tune 201–1000)
   /// missed 3 reps before (4 s, timed to the first leave), 6 at 3.5 s and
