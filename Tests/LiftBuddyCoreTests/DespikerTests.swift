@@ -470,6 +470,34 @@ import Testing
     }
   }
 
+  /// A bar carried at 73–89 cm by a clip reading whole centimetres
+  /// (serial, dirty, 27 Hz; independent looked-at 1790010, on the gate's
+  /// clock): the line through its last four readings (87, 79, 81, 73)
+  /// sloped down at 1 m/s with the noise, and a leg read 29 cm three
+  /// times, let in as a fall. The next reading (31, the leg again) sat
+  /// above the fall's line, which the old track's 73 pulled down, and
+  /// voted for the bar's return; with it among the votes, the bar's own 79
+  /// and 86 lay on no line, the fall stood and the leg became the track
+  /// (then a "pull" from the floor, confirmed by the leg: a set of one). A
+  /// vote within a run's width of the fall's readings goes once later
+  /// votes are enough, and the bar is taken back.
+  @Test func aStrayVoteDoesNotKeepAnEchoRunAsTheBar() {
+    let readings: [(Double, Double)] = [
+      (0.018, 80), (0.055, 85), (0.093, 81), (0.131, 84), (0.168, 84), (0.206, 79), (0.243, 82),
+      (0.281, 81), (0.318, 78), (0.356, 85), (0.394, 79), (0.432, 87), (0.469, 79), (0.507, 81),
+      (0.544, 73), (0.582, 229), (0.620, 89), (0.657, 85), (0.695, 29), (0.733, 29), (0.770, 29),
+      (0.808, 31), (0.845, 79), (0.883, 86), (0.920, 80), (0.958, 74), (0.996, 101), (1.033, 88),
+      (1.071, 86), (1.109, 80), (1.150, 87),
+    ]
+    for noise in [3.0, 4.0] {
+      let kept = despike(readings, noiseCm: noise).kept
+      #expect(kept.allSatisfy { $0.cm >= 50 }, "noise \(noise): \(kept.filter { $0.cm < 50 })")
+      #expect(
+        kept.contains { $0.t == 0.845 } && kept.contains { $0.t == 0.883 },
+        "noise \(noise): \(kept.map(\.cm))")
+    }
+  }
+
   /// A bench press's descent (20068, whole centimetres): two echoes at 32
   /// cm, then the bar at 74 and 73, on the descent's line but below every
   /// reading before them, so held as a fall; then an echo run at 13–14 cm.

@@ -399,6 +399,19 @@ struct TrackGate: Sendable {
               new, Self.typicalAccelerationCmPerS2, s.t, atMostPeriods: Self.promptPeriods)
         {
           p.votes.append(s)
+          // A vote that lies with the fall (within a run's width of its
+          // highest reading, `occluderBandCm`) is more of the echo run,
+          // which only the fall's line, pulled down by the old track's last
+          // reading, put above it; once later votes are enough, it no
+          // longer speaks against their agreeing. A leg under a carried bar
+          // (independent looked-at 1790010, `aStrayVoteDoesNotKeepAnEchoRunAsTheBar`).
+          let fallTop = p.held.lazy.map(\.cm).max() ?? -.infinity
+          while p.votes.count > Self.restoreReadings,
+            p.votes[0].cm - fallTop <= Self.occluderBandCm
+          {
+            p.votes.removeFirst()
+            removed += 1
+          }
           if p.votes.count >= Self.restoreReadings, Self.agree(p.votes) {
             restore(p, emit: emit)
           } else {
