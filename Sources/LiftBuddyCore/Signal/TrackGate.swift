@@ -403,8 +403,16 @@ struct TrackGate: Sendable {
           // highest reading, `occluderBandCm`) is more of the echo run,
           // which only the fall's line, pulled down by the old track's last
           // reading, put above it; once later votes are enough, it no
-          // longer speaks against their agreeing. A leg under a carried bar
-          // (independent looked-at 1790010, `aStrayVoteDoesNotKeepAnEchoRunAsTheBar`).
+          // longer speaks against their agreeing: a leg under a carried bar
+          // became the track, and the pick-up a set of one (independent
+          // looked-at 1790010, `aStrayVoteDoesNotKeepAnEchoRunAsTheBar`).
+          // 12,000 looked-at: reports that were no set 5 → 4, invented 102
+          // → 101, missed 460 both (1430001 a pull found, 1510010 a
+          // squat single lost); held-out, blind, ours and the real presses
+          // unchanged.
+          // Judging only the latest votes instead, whatever their level,
+          // restored a fall that was a speed squat's bottom from the rise
+          // out of it (1500097).
           let fallTop = p.held.lazy.map(\.cm).max() ?? -.infinity
           while p.votes.count > Self.restoreReadings,
             p.votes[0].cm - fallTop <= Self.occluderBandCm
