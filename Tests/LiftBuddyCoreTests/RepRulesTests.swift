@@ -481,6 +481,28 @@ import Testing
     #expect(e.reports.first?.reps.first.map { abs($0.romCm - 58) < 2 } == true)
   }
 
+  @Test(arguments: [Exercise.squat, .benchPress, nil])
+  func aSpottersRiseAfterAShortStallIsNoRep(exercise: Exercise?) {
+    // A bench press of one 34-cm rep, then a failed one: down to the
+    // chest, up 15 cm, stuck there 0.4 s, back on the chest, and lifted by
+    // the spotters to the top at 0.12 m/s. Failing lifters stall 0.4–2.2 s
+    // before the spotters take the bar (both independent simulators), and
+    // a stall of 1 s within the turn finder's hysteresis was asked
+    // (`RepRules.minStallS`): the spotters' rise passed for a rep
+    // (independent looked-at 1880021, 540017, 590093).
+    let phases: [Phase] = [
+      .init(duration: 1.0, deltaCm: -34), .init(duration: 0.5, deltaCm: 0),
+      .init(duration: 0.8, deltaCm: 34), .init(duration: 1.2, deltaCm: 0),
+      .init(duration: 1.1, deltaCm: -34), .init(duration: 0.5, deltaCm: 0),
+      .init(duration: 0.5, deltaCm: 15), .init(duration: 0.4, deltaCm: 0),
+      .init(duration: 0.4, deltaCm: -15), .init(duration: 0.4, deltaCm: 0),
+      .init(duration: 2.8, deltaCm: 34), .init(duration: 20, deltaCm: 0),
+    ]
+    let e = events(SyntheticLift(startCm: 102, leadIn: 3, phases: phases), exercise)
+    #expect(e.reports.map(\.reps.count) == [1], "\(e.reports.map(\.reps))")
+    #expect(e.reports.first?.reps.first.map { abs($0.romCm - 34) < 2 } == true)
+  }
+
   /// A bench press parked on the hooks after a set of three 40-cm reps,
   /// and in the rest the sonar reads an 18-cm dip and back (an echo run
   /// off a spotter's arm over a noisy floor: independent looked-at 20080,
