@@ -980,7 +980,11 @@ enum RepRules {
   /// 4,200: 33 → 32; blind looked-at 9 → 7 (missed 131 → 132: 7000042, a
   /// sonar frozen at the bottom), held-out 12 → 10; ours tune and
   /// held-out and the real presses unchanged (`bench-noisy-real.py`: one
-  /// row of 16 missed 6 → 7, 3 cm of noise with no header).
+  /// row of 16 missed 6 → 7, 3 cm of noise with no header). Read once
+  /// after it, the fresh independent pair 2900000/2910000 lost a pull: a
+  /// dead-stop deadlift with no header over a dirty floor, taken for a
+  /// squat's or bench press's set, whose lowering paused at 60 cm among
+  /// no-echo values (2910019).
   static let minStallS = 0.5
 
   /// A failed rep whose push off the bottom was too short for a turn of
