@@ -507,10 +507,11 @@ import Testing
   func aLockoutReadShortIsNoStall(exercise: Exercise?) {
     // A set of 56-cm reps lowered from the top, one of which locks out
     // 12 cm short (78 % of the way up) and is shown there 0.6 s before
-    // the next descent. A stand that high is no sticking region, and the
-    // rep after it counts (the real presses, no header, 3 cm of noise
-    // added: `bench-noisy-real.py` lost such a press at 80 % of the range
-    // with `RepRules.minStallS` at 0.5 s).
+    // the next descent. A stand that high is no sticking region
+    // (`RepRules.maxStallShare`), and the rep after it counts (the real
+    // presses, no header, 3 cm of noise added: `bench-noisy-real.py` lost
+    // such a press at 80 % of the range with `RepRules.minStallS` at
+    // 0.5 s).
     let rep: [Phase] = [
       .init(duration: 1.2, deltaCm: -56), .init(duration: 0.3, deltaCm: 0),
       .init(duration: 1.0, deltaCm: 56), .init(duration: 1.0, deltaCm: 0),
